@@ -1,0 +1,102 @@
+//! Squares, the board's shape and bitboards.
+
+mod bitboard;
+
+pub use bitboard::{Bitboard, Squares};
+
+/// A square, numbered `rank * cols + file` with rank 0 at sente's side
+/// (the bottom of a diagram) and file 0 at sente's left (file `a`).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with this index.
+    #[inline]
+    pub const fn new(index: u8) -> Square {
+        Square(index)
+    }
+    /// The index, usable for tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The two players. Sente moves first and sits at the bottom (upper-case letters).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Color {
+    /// The first player (black in shogi terms, "w" in Fairy-Stockfish FEN).
+    Sente = 0,
+    /// The second player.
+    Gote = 1,
+}
+
+impl Color {
+    /// Both colours, sente first.
+    pub const ALL: [Color; 2] = [Color::Sente, Color::Gote];
+
+    /// The other player.
+    #[inline]
+    pub fn opposite(self) -> Color {
+        match self {
+            Color::Sente => Color::Gote,
+            Color::Gote => Color::Sente,
+        }
+    }
+    /// 0 for sente, 1 for gote.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// The player's name as shogi players say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Sente => "sente",
+            Color::Gote => "gote",
+        }
+    }
+}
+
+/// A rectangular board: `rows` ranks by `cols` files.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Topology {
+    /// Number of ranks.
+    pub rows: u8,
+    /// Number of files.
+    pub cols: u8,
+}
+
+impl Topology {
+    /// Number of squares.
+    #[inline]
+    pub fn len(self) -> usize {
+        self.rows as usize * self.cols as usize
+    }
+    /// Whether the board has no square (never true for a loaded variant).
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+    /// The square at `file`, `rank` (0-based), if on the board.
+    #[inline]
+    pub fn square(self, file: i32, rank: i32) -> Option<Square> {
+        if file >= 0 && rank >= 0 && file < self.cols as i32 && rank < self.rows as i32 {
+            Some(Square::new((rank * self.cols as i32 + file) as u8))
+        } else {
+            None
+        }
+    }
+    /// The 0-based file of a square.
+    #[inline]
+    pub fn file(self, sq: Square) -> u8 {
+        (sq.index() % self.cols as usize) as u8
+    }
+    /// The 0-based rank of a square (0 = sente's back rank).
+    #[inline]
+    pub fn rank(self, sq: Square) -> u8 {
+        (sq.index() / self.cols as usize) as u8
+    }
+    /// All squares, in index order.
+    pub fn squares(self) -> impl Iterator<Item = Square> {
+        (0..self.len() as u8).map(Square::new)
+    }
+}

@@ -1,0 +1,143 @@
+//! The command line: clap types, one file per command. The library knows
+//! nothing of clap; this module turns arguments into library calls.
+
+mod moves;
+mod perft;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use koma::board::Bitboard;
+use koma::notation::Notation;
+use koma::position::{Position, Setup};
+use koma::rules::Rules;
+use koma::{Error, Game};
+
+/// koma: shogi variants as data. Games are read from variant files at run time.
+#[derive(Parser)]
+#[command(name = "koma", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the legal moves of a position, sorted, one a line.
+    Moves(moves::MovesArgs),
+    /// Count the leaf nodes of the legal move tree (perft).
+    Perft(perft::PerftArgs),
+}
+
+/// Move notation for output (input accepts both).
+#[derive(Copy, Clone, Debug, ValueEnum, Default)]
+pub enum NotationArg {
+    /// USI: 7g7f, 8h2b+, P*5e.
+    #[default]
+    Usi,
+    /// Fairy-Stockfish: a2a3, e1a5+, P@c3.
+    Fairy,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Usi => Notation::Usi,
+            NotationArg::Fairy => Notation::Fairy,
+        }
+    }
+}
+
+/// Which game and which position: shared by the commands.
+#[derive(Args, Clone, Debug)]
+pub struct PositionArgs {
+    /// Variant: a slug from `variants/` (embedded) or a path to a variant file.
+    #[arg(long, short = 'v', default_value = "judkins-shogi")]
+    pub variant: String,
+    /// Start from this FEN (Fairy-Stockfish style: `board[hands] w - - 0 1`, w = sente).
+    #[arg(long, conflicts_with = "sfen")]
+    pub fen: Option<String>,
+    /// Start from this SFEN (`board b hands move`, b = sente).
+    #[arg(long)]
+    pub sfen: Option<String>,
+    /// Moves to play first, in USI or Fairy-Stockfish notation.
+    #[arg(long, num_args = 1.., value_delimiter = ' ')]
+    pub moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// Loads the variant.
+    pub fn game(&self) -> Result<Game, Error> {
+        Game::load(&self.variant)
+    }
+
+    /// The position these arguments describe, on compiled rules.
+    pub fn position<'r, B: Bitboard>(&self, rules: &'r Rules<B>) -> Result<Position<'r, B>, Error> {
+        let setup = match (&self.fen, &self.sfen) {
+            (Some(fen), _) => Setup::parse_fen(fen).map_err(|source| Error::Setup {
+                kind: "FEN",
+                text: fen.clone(),
+                source,
+            })?,
+            (None, Some(sfen)) => Setup::parse_sfen(sfen).map_err(|source| Error::Setup {
+                kind: "SFEN",
+                text: sfen.clone(),
+                source,
+            })?,
+            (None, None) => rules.start.clone(),
+        };
+        let mut pos = Position::new(rules, &setup).map_err(|source| Error::Position {
+            variant: rules.slug.clone(),
+            source,
+        })?;
+        for (i, text) in self
+            .moves
+            .iter()
+            .filter(|m| !m.trim().is_empty())
+            .enumerate()
+        {
+            let mv = pos.parse_move(text).map_err(|source| Error::Move {
+                number: i + 1,
+                source,
+            })?;
+            pos.play(mv);
+        }
+        Ok(pos)
+    }
+}
+
+/// Runs koma with the process's arguments; returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = std::io::stdout().lock();
+    let result = match cli.command {
+        Command::Moves(args) => moves::run(&args, &mut out),
+        Command::Perft(args) => perft::run(&args, &mut out),
+    };
+    match result.and_then(|()| {
+        out.flush()
+            .map_err(|e| Error::Usage(format!("cannot write the output: {e}")))
+    }) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "koma: {e}");
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
+/// 2 for misuse of the command, 1 for bad input.
+fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::Usage(_) => 2,
+        _ => 1,
+    }
+}
+
+/// Writes a line, turning an I/O failure into an error.
+pub fn emit(out: &mut dyn Write, line: std::fmt::Arguments<'_>) -> Result<(), Error> {
+    out.write_fmt(line)
+        .and_then(|()| out.write_all(b"\n"))
+        .map_err(|e| Error::Usage(format!("cannot write the output: {e}")))
+}

@@ -1,0 +1,97 @@
+//! The movement DSL: Betza's notation, parsed with pest into a typed AST
+//! with spans, checked (every error collected), then compiled to move vectors.
+//!
+//! Meaning, from the mover's side (`f` = toward the opponent):
+//! - atoms: `W` (0,1) `F` (1,1) `D` (0,2) `N` (1,2) `A` (2,2) `H` (0,3)
+//!   `C` (1,3) `Z` (2,3) `G` (3,3), in every direction; `K` = `WF`;
+//!   riders `R` = `WW`, `B` = `FF`, `Q` = `RB`; a doubled leaper rides.
+//! - a range after an atom limits a rider (`R2`) or makes a leaper ride (`W0`
+//!   rides without limit, `W3` at most three steps).
+//! - modes: `m` only to an empty square, `c` only to capture.
+//! - directions: `f` `b` `l` `r`, `v` (= f+b), `s` (= l+r). On orthogonal atoms
+//!   each letter adds its direction (`fsW` = forward and sideways steps). On
+//!   diagonal atoms a vertical and a horizontal letter side by side name one
+//!   diagonal (`rbB` = the right-back diagonal), a single letter the two on that
+//!   side (`fF` = both forward diagonals). On oblique atoms (N C Z) a single
+//!   letter selects the moves that go mainly that way (`fN` = the two narrow
+//!   forward knight jumps, as Fairy-Stockfish reads it; `ff` is the same); a pair
+//!   names the minor then the major direction (`fsN` = the two wide forward
+//!   jumps, `rfN` = the narrow jump forward and right).
+//!   `h` after a letter means that half of the board (`fhN` = all four jumps
+//!   that go forward at all).
+
+mod ast;
+mod compile;
+
+pub use ast::{Atom, Movement, Part, Span};
+pub use compile::{Mode, Step, compile};
+
+use pest::Parser;
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "../grammar/betza.pest"]
+struct BetzaParser;
+
+/// A problem in a movement string, located by byte offsets inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DslError {
+    /// What is wrong, in words.
+    pub message: String,
+    /// Where, as byte offsets into the movement string.
+    pub span: Span,
+}
+
+impl std::fmt::Display for DslError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (at character {})", self.message, self.span.start + 1)
+    }
+}
+
+/// Parses a movement string into its AST.
+pub fn parse(text: &str) -> Result<Movement, DslError> {
+    let pairs = BetzaParser::parse(Rule::movement, text).map_err(|e| syntax_error(text, e))?;
+    Ok(ast::build(pairs))
+}
+
+/// Parses, checks and compiles a movement string into move vectors.
+/// Every problem found is returned, not only the first.
+pub fn steps(text: &str) -> Result<Vec<Step>, Vec<DslError>> {
+    let movement = parse(text).map_err(|e| vec![e])?;
+    compile(&movement)
+}
+
+fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> DslError {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let message = match text[pos..].chars().next() {
+        None if text.is_empty() => {
+            "the movement is empty: expected at least one atom such as W, F or R".to_string()
+        }
+        None => "the movement ends after a modifier: expected an atom (W F D N A H C Z G K R B Q)"
+            .to_string(),
+        Some(c) if c.is_ascii_uppercase() => {
+            format!("'{c}' is not a supported atom: expected one of W F D N A H C Z G K R B Q")
+        }
+        Some(c) if c.is_ascii_lowercase() => format!(
+            "'{c}' is not a supported modifier: expected f b l r v s h (directions) or m c (modes), followed by an atom"
+        ),
+        Some(c) if c.is_ascii_digit() => {
+            format!("a range ('{c}') must follow an atom")
+        }
+        Some(c) => format!("unexpected character '{c}': expected modifiers and an atom such as fW"),
+    };
+    let len = text[pos..].chars().next().map_or(0, char::len_utf8);
+    DslError {
+        message,
+        span: Span {
+            start: pos,
+            end: pos + len,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,99 @@
+//! Goldens for the DSL: each movement drawn on a 7×7 board around its origin `*`
+//! (sente's view, forward = up). `x` = move and capture, `m` = move only,
+//! `c` = capture only, `.` = nothing. Riders are drawn to the board's edge.
+
+use super::*;
+
+fn draw(text: &str) -> String {
+    let steps = steps(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let mut grid = [['.'; 7]; 7];
+    grid[3][3] = '*';
+    for s in steps {
+        let mut n = 1;
+        loop {
+            let (x, y) = (3 + s.dx as i32 * n, 3 - s.dy as i32 * n);
+            if !(0..7).contains(&x) || !(0..7).contains(&y) || (s.max != 0 && n > s.max as i32) {
+                break;
+            }
+            grid[y as usize][x as usize] = match s.mode {
+                Mode::Both => 'x',
+                Mode::MoveOnly => 'm',
+                Mode::CaptureOnly => 'c',
+            };
+            n += 1;
+        }
+    }
+    grid.iter()
+        .map(|r| r.iter().collect::<String>() + "\n")
+        .collect()
+}
+
+macro_rules! golden {
+    ($name:ident, $text:expr, $($row:literal)*) => {
+        #[test]
+        fn $name() {
+            let expected: String = [$($row),*].iter().map(|r| format!("{r}\n")).collect();
+            assert_eq!(draw($text), expected, "movement {}", $text);
+        }
+    };
+}
+
+golden!(pawn, "fW", "......." "......." "...x..." "...*..." "......." "......." ".......");
+golden!(gold, "WfF", "......." "......." "..xxx.." "..x*x.." "...x..." "......." ".......");
+golden!(silver, "FfW", "......." "......." "..xxx.." "...*..." "..x.x.." "......." ".......");
+golden!(shogi_knight, "fN", "......." "..x.x.." "......." "...*..." "......." "......." ".......");
+golden!(wide_forward_knight, "fsN", "......." "......." ".x...x." "...*..." "......." "......." ".......");
+golden!(forward_half_knight, "fhN", "......." "..x.x.." ".x...x." "...*..." "......." "......." ".......");
+golden!(right_forward_knight, "rfN", "......." "....x.." "......." "...*..." "......." "......." ".......");
+golden!(lance, "fR", "...x..." "...x..." "...x..." "...*..." "......." "......." ".......");
+golden!(dragon, "RF", "...x..." "...x..." "..xxx.." "xxx*xxx" "..xxx.." "...x..." "...x...");
+golden!(horse, "BW", "x.....x" ".x...x." "..xxx.." "..x*x.." "..xxx.." ".x...x." "x.....x");
+golden!(limited_rook, "R2", "......." "...x..." "...x..." ".xx*xx." "...x..." "...x..." ".......");
+golden!(wazir_rider, "W0", "...x..." "...x..." "...x..." "xxx*xxx" "...x..." "...x..." "...x...");
+golden!(right_back_bishop, "rbB", "......." "......." "......." "...*..." "....x.." ".....x." "......x");
+golden!(eagle, "KbRfBbF2", "x.....x" ".x...x." "..xxx.." "..x*x.." "..xxx.." ".x.x.x." "...x...");
+golden!(modes, "mWcF", "......." "......." "..cmc.." "..m*m.." "..cmc.." "......." ".......");
+golden!(euro_knight, "fNsW", "......." "..x.x.." "......." "..x*x.." "......." "......." ".......");
+golden!(nightrider, "NN", "......." "..x.x.." ".x...x." "...*..." ".x...x." "..x.x.." ".......");
+
+fn error(text: &str) -> String {
+    match steps(text) {
+        Ok(s) => panic!("{text} compiled to {s:?}"),
+        Err(e) => e
+            .iter()
+            .map(|e| format!("{}..{} {}", e.span.start, e.span.end, e.message))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+#[test]
+fn unknown_atom_is_an_error() {
+    assert_eq!(
+        error("fWX"),
+        "2..3 'X' is not a supported atom: expected one of W F D N A H C Z G K R B Q"
+    );
+}
+
+#[test]
+fn unknown_modifier_is_an_error() {
+    assert!(error("fWjF").starts_with("2..3 'j' is not a supported modifier"));
+}
+
+#[test]
+fn empty_and_dangling_are_errors() {
+    assert!(error("").contains("empty"));
+    assert!(error("Wf").contains("ends after a modifier"));
+    assert!(error("3W").contains("range"));
+}
+
+#[test]
+fn every_error_is_collected() {
+    let e = error("hWDDmcF");
+    assert_eq!(e.lines().count(), 3, "{e}");
+}
+
+#[test]
+fn mode_letters_in_conflict_are_an_error() {
+    assert!(error("mcW").contains("leave no move"));
+}

@@ -1,0 +1,48 @@
+//! The library's error type: one place, so every command's messages read alike.
+
+use thiserror::Error;
+
+use crate::notation::MoveError;
+use crate::position::{PositionError, SetupError};
+use crate::rules::RulesError;
+use crate::variant::VariantError;
+
+/// Anything that can go wrong when koma is given input.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// The variant file could not be loaded.
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+    /// The variant file loaded but its rules are wrong.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// A FEN or SFEN could not be read.
+    #[error("cannot read the {kind} '{text}': {source}")]
+    Setup {
+        /// "FEN" or "SFEN".
+        kind: &'static str,
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        source: SetupError,
+    },
+    /// A FEN or SFEN was read but is not a position of the variant.
+    #[error("the position is not valid for {variant}: {source}")]
+    Position {
+        /// The variant's slug.
+        variant: String,
+        /// Every problem.
+        source: PositionError,
+    },
+    /// A move could not be read or is illegal.
+    #[error("move {number}: {source}")]
+    Move {
+        /// 1-based number of the move in the list given.
+        number: usize,
+        /// What is wrong.
+        source: MoveError,
+    },
+    /// A command was used wrongly.
+    #[error("{0}")]
+    Usage(String),
+}

@@ -1,0 +1,64 @@
+//! koma: shogi variants as data.
+//!
+//! A variant is a Markdown document with YAML front matter (see `variants/`).
+//! [`variant`] reads it (with inheritance), [`dsl`] compiles piece movements,
+//! [`rules::Rules`] holds the compiled tables, [`position`] plays on them.
+//!
+//! ```
+//! let game = koma::Game::load("judkins-shogi").unwrap();
+//! koma::with_rules!(&game, rules => {
+//!     let pos = koma::position::Position::start(rules);
+//!     assert_eq!(pos.legal_moves().len(), 21);
+//! });
+//! ```
+
+pub mod board;
+pub mod dsl;
+pub mod error;
+pub mod notation;
+pub mod position;
+pub mod rules;
+pub mod variant;
+
+pub use error::Error;
+
+use rules::Rules;
+use variant::Variant;
+
+/// A compiled variant on the narrowest bitboard that holds its board.
+#[derive(Clone, Debug)]
+pub enum Game {
+    /// Up to 64 squares.
+    Narrow(Rules<u64>),
+    /// Up to 128 squares.
+    Wide(Rules<u128>),
+}
+
+impl Game {
+    /// Loads a variant by slug or path and compiles it.
+    pub fn load(name: &str) -> Result<Game, Error> {
+        let v = variant::load(name)?;
+        Game::compile(&v)
+    }
+
+    /// Compiles a loaded variant, choosing the bitboard width from its board.
+    pub fn compile(v: &Variant) -> Result<Game, Error> {
+        let t = &v.engine.topology;
+        if (t.rows as u64) * (t.cols as u64) <= 64 {
+            Ok(Game::Narrow(rules::compile(v)?))
+        } else {
+            Ok(Game::Wide(rules::compile(v)?))
+        }
+    }
+}
+
+/// Runs a block with `$rules` bound to the game's `&Rules<B>`, whatever its width.
+#[macro_export]
+macro_rules! with_rules {
+    ($game:expr, $rules:ident => $body:expr) => {
+        match $game {
+            $crate::Game::Narrow($rules) => $body,
+            $crate::Game::Wide($rules) => $body,
+        }
+    };
+}

@@ -1,0 +1,400 @@
+//! Square and move notations: USI (`7g7f`, `P*5e`, `8h2b+`) and
+//! Fairy-Stockfish's coordinates (`a2a3`, `P@c3`, `e1a5+`); FEN and SFEN output.
+
+use std::fmt::Write;
+
+use thiserror::Error;
+
+use crate::board::{Bitboard, Color, Square, Topology};
+use crate::position::{Move, Position, Setup};
+use crate::rules::Rules;
+
+/// Which move notation to write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// USI: files numbered from sente's right, ranks lettered from the top.
+    #[default]
+    Usi,
+    /// Fairy-Stockfish: files lettered from sente's left, ranks numbered from the bottom.
+    Fairy,
+}
+
+/// A USI square name: file number from sente's right, rank letter from the top.
+pub fn usi_square(t: Topology, sq: Square) -> String {
+    let file = t.cols - t.file(sq);
+    let rank = (b'a' + (t.rows - 1 - t.rank(sq))) as char;
+    format!("{file}{rank}")
+}
+
+/// A Fairy-Stockfish square name: file letter from sente's left, rank number from the bottom.
+pub fn fairy_square(t: Topology, sq: Square) -> String {
+    let file = (b'a' + t.file(sq)) as char;
+    format!("{file}{}", t.rank(sq) + 1)
+}
+
+/// Writes a move.
+pub fn format_move<B: Bitboard>(rules: &Rules<B>, mv: Move, notation: Notation) -> String {
+    let t = rules.topology;
+    let sq = |s| match notation {
+        Notation::Usi => usi_square(t, s),
+        Notation::Fairy => fairy_square(t, s),
+    };
+    match mv {
+        Move::Normal { from, to, promote } => {
+            format!("{}{}{}", sq(from), sq(to), if promote { "+" } else { "" })
+        }
+        Move::Drop { role, to } => {
+            let sep = if notation == Notation::Usi { '*' } else { '@' };
+            format!("{}{sep}{}", rules.role(role).letter, sq(to))
+        }
+    }
+}
+
+/// A move as typed, before it is matched against the position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ParsedMove {
+    /// From, to, promotion suffix.
+    Normal {
+        /// Start square.
+        from: Square,
+        /// End square.
+        to: Square,
+        /// Whether `+` was written.
+        promote: bool,
+    },
+    /// Letter (upper case) and square.
+    Drop {
+        /// The piece letter.
+        letter: char,
+        /// Where.
+        to: Square,
+    },
+}
+
+/// Why a move cannot be read or played.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in either notation.
+    #[error("'{text}' is not a move: {reason}")]
+    Unreadable {
+        /// As typed.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A well-formed move that the position does not allow.
+    #[error("{text} is illegal: {reason}")]
+    Illegal {
+        /// As typed.
+        text: String,
+        /// Why, in words.
+        reason: String,
+    },
+}
+
+fn unreadable(text: &str, reason: impl Into<String>) -> MoveError {
+    MoveError::Unreadable {
+        text: text.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Reads a square in either notation (USI `5e`, Fairy `c3`); returns it and the rest.
+fn parse_square(t: Topology, s: &str, usi: bool) -> Option<(Square, &str)> {
+    let digits = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    if usi {
+        let file: i32 = s[..digits].parse().ok()?;
+        let letter = s[digits..].chars().next()?;
+        if !letter.is_ascii_lowercase() {
+            return None;
+        }
+        let rank = t.rows as i32 - 1 - (letter as i32 - 'a' as i32);
+        let sq = t.square(t.cols as i32 - file, rank)?;
+        Some((sq, &s[digits + 1..]))
+    } else {
+        let letter = s.chars().next()?;
+        if !letter.is_ascii_lowercase() {
+            return None;
+        }
+        let rest = &s[1..];
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let rank: i32 = rest[..digits].parse().ok()?;
+        let sq = t.square(letter as i32 - 'a' as i32, rank - 1)?;
+        Some((sq, &rest[digits..]))
+    }
+}
+
+/// Reads a move in USI or Fairy-Stockfish notation (told apart by their form).
+pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
+    let s = text.trim();
+    if !s.is_ascii() || s.is_empty() {
+        return Err(unreadable(
+            text,
+            "expected a move such as 7g7f, P*5e (USI) or a2a3, P@c3 (Fairy-Stockfish)",
+        ));
+    }
+    if let Some((piece, square)) = s.split_once(['*', '@']) {
+        let usi = s.contains('*');
+        let mut letters = piece.chars();
+        let letter = match (letters.next(), letters.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+            _ => {
+                return Err(unreadable(
+                    text,
+                    "a drop starts with one piece letter, as in P*5e or P@c3",
+                ));
+            }
+        };
+        return match parse_square(t, square, usi) {
+            Some((to, "")) => Ok(ParsedMove::Drop { letter, to }),
+            _ => Err(unreadable(
+                text,
+                format!(
+                    "'{square}' is not a square of this {}×{} board",
+                    t.cols, t.rows
+                ),
+            )),
+        };
+    }
+    let usi = s.starts_with(|c: char| c.is_ascii_digit());
+    let board = format!("{}×{}", t.cols, t.rows);
+    let (from, rest) = parse_square(t, s, usi).ok_or_else(|| {
+        unreadable(
+            text,
+            format!("it does not start with a square of this {board} board"),
+        )
+    })?;
+    let (to, rest) = parse_square(t, rest, usi).ok_or_else(|| {
+        unreadable(
+            text,
+            format!("the second square is not a square of this {board} board"),
+        )
+    })?;
+    let promote = match rest {
+        "" | "=" => false,
+        "+" => true,
+        other => {
+            return Err(unreadable(
+                text,
+                format!("unexpected '{other}' after the squares (only '+' may follow)"),
+            ));
+        }
+    };
+    Ok(ParsedMove::Normal { from, to, promote })
+}
+
+impl<B: Bitboard> Position<'_, B> {
+    /// Reads a move in either notation and checks that it is legal here,
+    /// saying why not if it is not.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let rules = self.rules();
+        let parsed = parse_move(rules.topology, text)?;
+        let legal = self.legal_moves();
+        let found = match parsed {
+            ParsedMove::Normal { from, to, promote } => Move::Normal { from, to, promote },
+            ParsedMove::Drop { letter, to } => match rules.role_by_letter(letter, false) {
+                Some(role) => Move::Drop { role, to },
+                None => {
+                    return Err(illegal(
+                        text,
+                        format!("'{letter}' is not a piece of this variant"),
+                    ));
+                }
+            },
+        };
+        if legal.contains(&found) {
+            return Ok(found);
+        }
+        Err(illegal(text, self.explain(found, &legal)))
+    }
+
+    /// Why a move that is not in `legal` is not legal, in words.
+    fn explain(&self, mv: Move, legal: &[Move]) -> String {
+        let rules = self.rules();
+        let t = rules.topology;
+        let us = self.turn();
+        let name = |sq| usi_square(t, sq);
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let Some(p) = self.piece_at(from) else {
+                    return format!("there is no piece on {}", name(from));
+                };
+                let info = rules.role(p.role);
+                if p.color != us {
+                    return format!(
+                        "the piece on {} is {}'s, and it is {}'s turn",
+                        name(from),
+                        p.color.name(),
+                        us.name()
+                    );
+                }
+                if self.piece_at(to).is_some_and(|q| q.color == us) {
+                    return format!("{} is occupied by a {} piece", name(to), us.name());
+                }
+                if !rules
+                    .targets(
+                        us,
+                        p.role,
+                        from,
+                        self.occupied(),
+                        self.color_pieces(us.opposite()),
+                    )
+                    .contains(to)
+                {
+                    return format!(
+                        "a {} cannot move from {} to {}",
+                        info.name,
+                        name(from),
+                        name(to)
+                    );
+                }
+                let other = Move::Normal {
+                    from,
+                    to,
+                    promote: !promote,
+                };
+                if legal.contains(&other) {
+                    return if promote {
+                        match info.promotion {
+                            None => format!("a {} does not promote", info.name),
+                            Some(_) => "a piece promotes only when its move starts or ends in the promotion zone".into(),
+                        }
+                    } else {
+                        format!(
+                            "a {} on {} could never move again, so it must promote",
+                            info.name,
+                            name(to)
+                        )
+                    };
+                }
+                if self.in_check() {
+                    "it does not get out of check".into()
+                } else {
+                    "it would leave the king in check".into()
+                }
+            }
+            Move::Drop { role, to } => {
+                let info = rules.role(role);
+                if !rules.drops {
+                    return "this variant has no drops".into();
+                }
+                if self.hand(us, role) == 0 {
+                    return format!("{} has no {} in hand", us.name(), info.name);
+                }
+                if self.piece_at(to).is_some() {
+                    return format!("{} is not empty", name(to));
+                }
+                if !rules.mobile(us, role).contains(to) {
+                    return format!("a {} dropped on {} could never move", info.name, name(to));
+                }
+                if let Some(max) = info.max_per_file {
+                    let file = rules.files[t.file(to) as usize];
+                    if (self.pieces(us, role) & file).count() >= max as u32 {
+                        let nth = if max == 1 {
+                            "a second".to_string()
+                        } else {
+                            format!("more than {max}")
+                        };
+                        return format!(
+                            "{nth} unpromoted {} on file {}",
+                            info.name,
+                            t.cols - t.file(to)
+                        );
+                    }
+                }
+                if self.in_check() {
+                    return "it does not get out of check".into();
+                }
+                if info.drop_mate_illegal {
+                    return format!("dropping a {} to give checkmate is not allowed", info.name);
+                }
+                "it is not allowed here".into()
+            }
+        }
+    }
+
+    /// The position as Fairy-Stockfish writes a FEN (`[hands]`, `w` = sente).
+    pub fn fen(&self) -> String {
+        let setup = self.to_setup();
+        let mut s = board_text(&setup);
+        s.push('[');
+        for &(color, letter, n) in &setup.hands {
+            for _ in 0..n {
+                s.push(if color == Color::Sente {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
+            }
+        }
+        s.push(']');
+        let side = if setup.turn == Color::Sente { 'w' } else { 'b' };
+        let _ = write!(s, " {side} - - 0 {}", setup.move_number.div_ceil(2).max(1));
+        s
+    }
+
+    /// The position as an SFEN (`b` = sente, counts before letters).
+    pub fn sfen(&self) -> String {
+        let setup = self.to_setup();
+        let mut s = board_text(&setup);
+        let side = if setup.turn == Color::Sente { 'b' } else { 'w' };
+        let _ = write!(s, " {side} ");
+        if setup.hands.is_empty() {
+            s.push('-');
+        }
+        for &(color, letter, n) in &setup.hands {
+            if n > 1 {
+                let _ = write!(s, "{n}");
+            }
+            s.push(if color == Color::Sente {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            });
+        }
+        let _ = write!(s, " {}", setup.move_number);
+        s
+    }
+}
+
+fn illegal(text: &str, reason: String) -> MoveError {
+    MoveError::Illegal {
+        text: text.trim().to_string(),
+        reason,
+    }
+}
+
+fn board_text(setup: &Setup) -> String {
+    let mut s = String::new();
+    for (i, rank) in setup.ranks.iter().enumerate() {
+        if i > 0 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for p in rank {
+            match p {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        let _ = write!(s, "{empty}");
+                        empty = 0;
+                    }
+                    if p.promoted {
+                        s.push('+');
+                    }
+                    s.push(if p.color == Color::Sente {
+                        p.letter
+                    } else {
+                        p.letter.to_ascii_lowercase()
+                    });
+                }
+            }
+        }
+        if empty > 0 {
+            let _ = write!(s, "{empty}");
+        }
+    }
+    s
+}

@@ -1,0 +1,343 @@
+//! Setups: anything a FEN or SFEN can say, not yet checked against the rules.
+
+use std::fmt;
+
+use crate::board::Color;
+
+/// One piece as written in a setup: colour, letter, promoted or not.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SetupPiece {
+    /// Upper case = sente.
+    pub color: Color,
+    /// The letter, upper case.
+    pub letter: char,
+    /// Written with a `+`.
+    pub promoted: bool,
+}
+
+/// An unchecked position: ranks as written (top first), hands, side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The ranks from the top (gote's back rank) down; each square from file `a`.
+    pub ranks: Vec<Vec<Option<SetupPiece>>>,
+    /// Pieces in hand: colour, letter (upper case), count.
+    pub hands: Vec<(Color, char, u32)>,
+    /// Side to move.
+    pub turn: Color,
+    /// Move number (1 = the start).
+    pub move_number: u32,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            ranks: Vec::new(),
+            hands: Vec::new(),
+            turn: Color::Sente,
+            move_number: 1,
+        }
+    }
+}
+
+/// A FEN or SFEN that cannot be read, with the place of the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError {
+    /// 0-based character position in the text.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at character {})", self.message, self.column + 1)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+fn err(column: usize, message: impl Into<String>) -> SetupError {
+    SetupError {
+        column,
+        message: message.into(),
+    }
+}
+
+/// A whitespace-separated field with its starting character position.
+fn fields(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
+fn parse_board(text: &str, at: usize) -> Result<Vec<Vec<Option<SetupPiece>>>, SetupError> {
+    let mut ranks = vec![Vec::new()];
+    let mut promoted_at: Option<usize> = None;
+    let mut number = String::new();
+    let flush = |number: &mut String,
+                 rank: &mut Vec<Option<SetupPiece>>,
+                 col: usize|
+     -> Result<(), SetupError> {
+        if !number.is_empty() {
+            let n: usize = number
+                .parse()
+                .map_err(|_| err(col, "bad number of empty squares"))?;
+            if n == 0 || n > 64 {
+                return Err(err(
+                    col,
+                    format!("{n} empty squares in a rank is out of range"),
+                ));
+            }
+            rank.extend(std::iter::repeat_n(None, n));
+            number.clear();
+        }
+        Ok(())
+    };
+    for (i, c) in text.char_indices() {
+        let col = at + i;
+        let rank = ranks.last_mut().expect("ranks starts non-empty");
+        if c.is_ascii_digit() {
+            if promoted_at.is_some() {
+                return Err(err(col, "'+' must be followed by a piece letter"));
+            }
+            number.push(c);
+            continue;
+        }
+        flush(&mut number, rank, col)?;
+        match c {
+            '/' => {
+                if let Some(p) = promoted_at {
+                    return Err(err(p, "'+' must be followed by a piece letter"));
+                }
+                ranks.push(Vec::new());
+            }
+            '+' => {
+                if promoted_at.is_some() {
+                    return Err(err(col, "a second '+' before one piece"));
+                }
+                promoted_at = Some(col);
+            }
+            c if c.is_ascii_alphabetic() => {
+                let color = if c.is_ascii_uppercase() {
+                    Color::Sente
+                } else {
+                    Color::Gote
+                };
+                rank.push(Some(SetupPiece {
+                    color,
+                    letter: c.to_ascii_uppercase(),
+                    promoted: promoted_at.take().is_some(),
+                }));
+            }
+            c => {
+                return Err(err(
+                    col,
+                    format!(
+                        "unexpected '{c}' in the board: expected piece letters, digits, '+' or '/'"
+                    ),
+                ));
+            }
+        }
+        if ranks.len() > 64 || ranks.last().is_some_and(|r| r.len() > 64) {
+            return Err(err(col, "the board is too large"));
+        }
+    }
+    let end = at + text.len();
+    if let Some(p) = promoted_at {
+        return Err(err(p, "'+' must be followed by a piece letter"));
+    }
+    let rank = ranks.last_mut().expect("ranks starts non-empty");
+    flush(&mut number, rank, end)?;
+    Ok(ranks)
+}
+
+/// Hands as Fairy-Stockfish writes them: letters, each one piece (`PPb`), or
+/// SFEN's counts before letters (`2Pb`).
+fn parse_hand(
+    text: &str,
+    at: usize,
+    allow_dash: bool,
+) -> Result<Vec<(Color, char, u32)>, SetupError> {
+    let mut hands: Vec<(Color, char, u32)> = Vec::new();
+    if allow_dash && text == "-" {
+        return Ok(hands);
+    }
+    let mut count = String::new();
+    for (i, c) in text.char_indices() {
+        let col = at + i;
+        if c.is_ascii_digit() {
+            count.push(c);
+            continue;
+        }
+        if !c.is_ascii_alphabetic() {
+            return Err(err(
+                col,
+                format!(
+                    "unexpected '{c}' in a hand: expected piece letters, each optionally after a count"
+                ),
+            ));
+        }
+        let n: u32 = if count.is_empty() {
+            1
+        } else {
+            count
+                .parse()
+                .ok()
+                .filter(|n| (1..=255).contains(n))
+                .ok_or_else(|| err(col, format!("hand count {count} is out of range")))?
+        };
+        count.clear();
+        let color = if c.is_ascii_uppercase() {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
+        let letter = c.to_ascii_uppercase();
+        match hands
+            .iter_mut()
+            .find(|(co, l, _)| *co == color && *l == letter)
+        {
+            Some(h) => h.2 = (h.2 + n).min(255),
+            None => hands.push((color, letter, n)),
+        }
+    }
+    if !count.is_empty() {
+        return Err(err(
+            at + text.len(),
+            "a hand count must be followed by a piece letter",
+        ));
+    }
+    Ok(hands)
+}
+
+impl Setup {
+    /// Reads a FEN as Fairy-Stockfish writes it: `board[hands] w|b ...`, where
+    /// `w` is sente. Only the board is required; what follows may be
+    /// `- - halfmove fullmove`.
+    pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
+        let f = fields(text);
+        let Some(&(at, board_field)) = f.first() else {
+            return Err(err(0, "the FEN is empty"));
+        };
+        let mut setup = Setup::default();
+        let (board, hand) = match board_field.find('[') {
+            Some(open) => {
+                let close = board_field
+                    .rfind(']')
+                    .filter(|&c| c > open)
+                    .ok_or_else(|| err(at + open, "'[' of the hands is not closed by ']'"))?;
+                if close + 1 != board_field.len() {
+                    return Err(err(at + close + 1, "nothing may follow the hands' ']'"));
+                }
+                (
+                    &board_field[..open],
+                    Some((at + open + 1, &board_field[open + 1..close])),
+                )
+            }
+            None => (board_field, None),
+        };
+        setup.ranks = parse_board(board, at)?;
+        if let Some((hat, h)) = hand {
+            setup.hands = parse_hand(h, hat, false)?;
+        }
+        if let Some(&(col, side)) = f.get(1) {
+            setup.turn = match side {
+                "w" => Color::Sente,
+                "b" => Color::Gote,
+                _ => {
+                    return Err(err(
+                        col,
+                        format!(
+                            "'{side}' is not a side to move: expected 'w' (sente) or 'b' (gote)"
+                        ),
+                    ));
+                }
+            };
+        }
+        for (i, &(col, field)) in f.iter().enumerate().skip(2) {
+            match i {
+                2 | 3 if field == "-" => {}
+                2 | 3 => {
+                    return Err(err(
+                        col,
+                        format!(
+                            "expected '-' (no castling or en passant in shogi), found '{field}'"
+                        ),
+                    ));
+                }
+                4 => {
+                    field
+                        .parse::<u32>()
+                        .map_err(|_| err(col, format!("'{field}' is not a half-move count")))?;
+                }
+                5 => {
+                    let n: u32 = field
+                        .parse()
+                        .map_err(|_| err(col, format!("'{field}' is not a move number")))?;
+                    setup.move_number = n.max(1);
+                }
+                _ => return Err(err(col, format!("unexpected '{field}' after the FEN"))),
+            }
+        }
+        Ok(setup)
+    }
+
+    /// Reads an SFEN: `board b|w hands move-number`, where `b` is sente.
+    pub fn parse_sfen(text: &str) -> Result<Setup, SetupError> {
+        let f = fields(text);
+        let Some(&(at, board)) = f.first() else {
+            return Err(err(0, "the SFEN is empty"));
+        };
+        let mut setup = Setup {
+            ranks: parse_board(board, at)?,
+            ..Setup::default()
+        };
+        let Some(&(col, side)) = f.get(1) else {
+            return Err(err(
+                text.len(),
+                "the SFEN has no side to move: expected 'b' (sente) or 'w' (gote)",
+            ));
+        };
+        setup.turn = match side {
+            "b" => Color::Sente,
+            "w" => Color::Gote,
+            _ => {
+                return Err(err(
+                    col,
+                    format!("'{side}' is not a side to move: expected 'b' (sente) or 'w' (gote)"),
+                ));
+            }
+        };
+        if let Some(&(col, hand)) = f.get(2) {
+            setup.hands = parse_hand(hand, col, true)?;
+        }
+        if let Some(&(col, n)) = f.get(3) {
+            setup.move_number = n
+                .parse::<u32>()
+                .map_err(|_| err(col, format!("'{n}' is not a move number")))?
+                .max(1);
+        }
+        if let Some(&(col, extra)) = f.get(4) {
+            return Err(err(col, format!("unexpected '{extra}' after the SFEN")));
+        }
+        Ok(setup)
+    }
+
+    /// Reads a variant file's setup string: a FEN (or just its board part).
+    pub fn parse(text: &str) -> Result<Setup, SetupError> {
+        Setup::parse_fen(text)
+    }
+}

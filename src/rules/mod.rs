@@ -1,0 +1,261 @@
+//! The compiled variant: roles, promotions, zones, drop rules and the
+//! per-square, per-side move tables the generator runs on.
+
+mod compile;
+
+use crate::board::{Bitboard, Color, Square, Topology};
+use crate::dsl::Mode;
+use crate::position::Setup;
+
+pub use compile::{RulesError, compile};
+
+/// The most piece kinds (promoted sides included) a variant may declare.
+pub const MAX_ROLES: usize = 32;
+
+/// A piece kind: an index into the variant's table of roles.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Role(pub u8);
+
+impl Role {
+    /// The index, usable for tables.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A role and its colour.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    /// Whose piece.
+    pub color: Color,
+    /// Which kind.
+    pub role: Role,
+}
+
+/// What the variant file says about one role, after compilation.
+#[derive(Clone, Debug)]
+pub struct RoleInfo {
+    /// Its name (`rook`, `dragon`).
+    pub name: String,
+    /// Its FEN letter, upper case (`R`; a promoted role has its base's letter).
+    pub letter: char,
+    /// Whether this is the promoted side of another role (written `+R`).
+    pub promoted: bool,
+    /// The role it promotes to, if any.
+    pub promotion: Option<Role>,
+    /// The role it goes to hand as when captured (itself if unpromoted).
+    pub base: Role,
+    /// Royal: may not be left attacked.
+    pub royal: bool,
+    /// Most unpromoted pieces of this role per side per file, if limited.
+    pub max_per_file: Option<u8>,
+    /// Dropping it to give immediate mate is illegal.
+    pub drop_mate_illegal: bool,
+    /// Kanji for diagrams.
+    pub kanji: Option<String>,
+    /// The movement as written.
+    pub betza: String,
+    /// Material value.
+    pub value: i32,
+    /// Whether the role moves by riding at all (so the generator needs occupancy).
+    pub rides: bool,
+}
+
+/// A rider's ray in one direction from one square, with where to find it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Ride {
+    /// Offset of this ray's (range-limited) table in `Rules::rays`.
+    pub ray: u32,
+    /// Offset of the same direction's unlimited table in `Rules::rays`.
+    pub full: u32,
+    /// Whether square indices grow along the ray (the first blocker is the lowest bit).
+    pub positive: bool,
+    /// Move, capture or both.
+    pub mode: Mode,
+}
+
+/// Repetition rules.
+#[derive(Copy, Clone, Debug)]
+pub struct Repetition {
+    /// Occurrences of one position that end the game.
+    pub count: u32,
+    /// Whether a side that checked with every move of the cycle loses.
+    pub perpetual_check_loses: bool,
+}
+
+/// A compiled variant, generic over the bitboard width.
+#[derive(Clone, Debug)]
+pub struct Rules<B> {
+    /// The variant's slug.
+    pub slug: String,
+    /// The variant's title.
+    pub title: String,
+    /// The board.
+    pub topology: Topology,
+    /// Every role, unpromoted and promoted.
+    pub roles: Vec<RoleInfo>,
+    /// The start position.
+    pub start: Setup,
+    /// Whether captured pieces go to hand.
+    pub drops: bool,
+    /// Repetition rules.
+    pub repetition: Repetition,
+    /// Every square of the board.
+    pub all: B,
+    /// Promotion zone of each colour.
+    pub zone: [B; 2],
+    /// Squares of each file.
+    pub files: Vec<B>,
+    /// Leaps that move or capture, by `(colour, role)` then square.
+    pub(crate) leap_both: Vec<B>,
+    /// Leaps only to empty squares.
+    pub(crate) leap_move: Vec<B>,
+    /// Leaps only capturing.
+    pub(crate) leap_capture: Vec<B>,
+    /// Rider rays by `(colour, role)`.
+    pub(crate) rides: Vec<Vec<Ride>>,
+    /// Ray tables: for each ray kind, one bitboard per square.
+    pub(crate) rays: Vec<B>,
+    /// Squares strictly between two squares on a common rider line.
+    pub(crate) between: Vec<B>,
+    /// Squares from which a role of a colour can still move (on an empty board).
+    pub(crate) mobile: Vec<B>,
+    /// Zobrist keys for (piece code, square).
+    pub(crate) z_board: Vec<u64>,
+    /// Zobrist keys for one piece of (colour, role) in hand (added per piece).
+    pub(crate) z_hand: Vec<u64>,
+    /// Zobrist key for gote to move.
+    pub(crate) z_turn: u64,
+}
+
+impl<B: Bitboard> Rules<B> {
+    /// Number of roles.
+    #[inline]
+    pub fn role_count(&self) -> usize {
+        self.roles.len()
+    }
+    /// The information of a role.
+    #[inline]
+    pub fn role(&self, role: Role) -> &RoleInfo {
+        &self.roles[role.index()]
+    }
+    /// All roles.
+    pub fn all_roles(&self) -> impl Iterator<Item = Role> + '_ {
+        (0..self.roles.len() as u8).map(Role)
+    }
+    /// The role written with this letter (upper case), promoted or not.
+    pub fn role_by_letter(&self, letter: char, promoted: bool) -> Option<Role> {
+        let up = letter.to_ascii_uppercase();
+        self.roles
+            .iter()
+            .position(|r| r.letter == up && r.promoted == promoted)
+            .map(|i| Role(i as u8))
+    }
+    #[inline]
+    pub(crate) fn cr(&self, color: Color, role: Role) -> usize {
+        color.index() * self.roles.len() + role.index()
+    }
+    #[inline]
+    fn ride(&self, ride: &Ride, sq: Square, occ: B) -> B {
+        let n = self.topology.len();
+        let ray = self.rays[ride.ray as usize * n + sq.index()];
+        let blockers = ray & occ;
+        if blockers.is_empty() {
+            ray
+        } else {
+            let b = if ride.positive {
+                blockers.lsb()
+            } else {
+                blockers.msb()
+            };
+            ray & !self.rays[ride.full as usize * n + b.index()]
+        }
+    }
+
+    /// Squares a piece attacks (could capture on) from `sq` given the occupancy.
+    #[inline]
+    pub fn attacks(&self, color: Color, role: Role, sq: Square, occ: B) -> B {
+        let cr = self.cr(color, role);
+        let i = cr * self.topology.len() + sq.index();
+        let mut att = self.leap_both[i] | self.leap_capture[i];
+        if self.roles[role.index()].rides {
+            for r in &self.rides[cr] {
+                if r.mode != Mode::MoveOnly {
+                    att |= self.ride(r, sq, occ);
+                }
+            }
+        }
+        att
+    }
+
+    /// Squares a piece may move to from `sq`: empty squares it can move to and
+    /// squares of `theirs` it can capture on.
+    #[inline]
+    pub fn targets(&self, color: Color, role: Role, sq: Square, occ: B, theirs: B) -> B {
+        let cr = self.cr(color, role);
+        let i = cr * self.topology.len() + sq.index();
+        let empty = !occ & self.all;
+        let mut t = (self.leap_both[i] & (empty | theirs))
+            | (self.leap_move[i] & empty)
+            | (self.leap_capture[i] & theirs);
+        if self.roles[role.index()].rides {
+            for r in &self.rides[cr] {
+                let ray = self.ride(r, sq, occ);
+                t |= ray
+                    & match r.mode {
+                        Mode::Both => empty | theirs,
+                        Mode::MoveOnly => empty,
+                        Mode::CaptureOnly => theirs,
+                    };
+            }
+        }
+        t
+    }
+
+    /// Whether the role's leaps (not its rides) alone attack `to` from `from`:
+    /// such a check cannot be blocked.
+    #[inline]
+    pub(crate) fn leap_attacks(&self, color: Color, role: Role, from: Square, to: Square) -> bool {
+        let i = self.cr(color, role) * self.topology.len() + from.index();
+        (self.leap_both[i] | self.leap_capture[i]).contains(to)
+    }
+
+    /// Squares strictly between `a` and `b` along a rider's line (empty if none).
+    #[inline]
+    pub fn between(&self, a: Square, b: Square) -> B {
+        self.between[a.index() * self.topology.len() + b.index()]
+    }
+
+    /// Squares from which the role of the colour has at least one move on an
+    /// empty board: elsewhere it may not be dropped nor stay unpromoted.
+    #[inline]
+    pub fn mobile(&self, color: Color, role: Role) -> B {
+        self.mobile[self.cr(color, role)]
+    }
+
+    /// The squares a rider of this colour and role sees from `sq` on an empty
+    /// board, capture-capable rays only (used to find pinning pieces).
+    #[inline]
+    pub(crate) fn ride_xray(&self, color: Color, role: Role, sq: Square) -> B {
+        let cr = self.cr(color, role);
+        let n = self.topology.len();
+        let mut b = B::EMPTY;
+        for r in &self.rides[cr] {
+            if r.mode != Mode::MoveOnly {
+                b |= self.rays[r.ray as usize * n + sq.index()];
+            }
+        }
+        b
+    }
+
+    #[inline]
+    pub(crate) fn z_piece(&self, piece: Piece, sq: Square) -> u64 {
+        self.z_board
+            [(piece.role.index() * 2 + piece.color.index()) * self.topology.len() + sq.index()]
+    }
+    #[inline]
+    pub(crate) fn z_hand(&self, color: Color, role: Role) -> u64 {
+        self.z_hand[self.cr(color, role)]
+    }
+}

@@ -1,0 +1,165 @@
+//! The typed schema of the `engine:` section. Every key is documented in
+//! `docs/variant-format.md`; unknown keys are refused so that typos show.
+
+use serde::Deserialize;
+use serde_yaml::{Mapping, Value};
+
+/// The `engine:` section of a variant's front matter.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSpec {
+    /// The board's shape.
+    pub topology: TopologySpec,
+    /// The players' names, first mover first (informational).
+    #[serde(default)]
+    pub players: Option<Vec<String>>,
+    /// The start position: the board part of a FEN, optionally with hands and side.
+    pub setup: String,
+    /// Drawing settings.
+    #[serde(default)]
+    pub render: Option<RenderSpec>,
+    /// The pieces, keyed by name, in the order they are declared.
+    #[serde(default)]
+    pub pieces: Mapping,
+    /// The rules.
+    #[serde(default)]
+    pub rules: RulesSpec,
+}
+
+/// `engine.topology`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopologySpec {
+    /// Only `grid` is known.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Ranks.
+    pub rows: u32,
+    /// Files.
+    pub cols: u32,
+}
+
+/// `engine.render`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderSpec {
+    /// Pixel size of a square in diagrams.
+    #[serde(rename = "cellSize", default)]
+    pub cell_size: Option<u32>,
+}
+
+/// One entry of `engine.pieces`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceSpec {
+    /// The FEN letter (upper case; gote's is its lower case).
+    pub letter: String,
+    /// How it moves, in Betza notation.
+    pub betza: String,
+    /// Its name in kanji, for diagrams.
+    #[serde(default)]
+    pub kanji: Option<String>,
+    /// Whether it is royal: it may not be left attacked, and mate ends the game.
+    #[serde(default)]
+    pub royal: bool,
+    /// At most this many unpromoted pieces of this kind of one side on a file
+    /// (shogi's pawn: 1); drops that would exceed it are illegal.
+    #[serde(default)]
+    pub max_per_file: Option<u32>,
+    /// Whether dropping this piece to give immediate checkmate is illegal.
+    #[serde(default)]
+    pub drop_mate_illegal: bool,
+    /// Material value for the engine's evaluation.
+    #[serde(default)]
+    pub value: Option<i32>,
+    /// What it becomes on promotion, written `+LETTER` in FEN.
+    #[serde(default)]
+    pub promotion: Option<PromotionSpec>,
+}
+
+/// The promoted side of a piece.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromotionSpec {
+    /// Its name (Dragon, Tokin...).
+    pub name: String,
+    /// How it moves, in Betza notation.
+    pub betza: String,
+    /// Its name in kanji.
+    #[serde(default)]
+    pub kanji: Option<String>,
+    /// Material value.
+    #[serde(default)]
+    pub value: Option<i32>,
+}
+
+/// `engine.rules`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesSpec {
+    /// How many ranks on the far side form the promotion zone.
+    #[serde(default = "default_zone")]
+    pub promotion_zone: u32,
+    /// Whether captured pieces go to the captor's hand and may be dropped.
+    #[serde(default = "yes")]
+    pub drops: bool,
+    /// Repetition: how often a position may recur before the game ends.
+    #[serde(default)]
+    pub repetition: RepetitionSpec,
+}
+
+impl Default for RulesSpec {
+    fn default() -> Self {
+        RulesSpec {
+            promotion_zone: default_zone(),
+            drops: true,
+            repetition: RepetitionSpec::default(),
+        }
+    }
+}
+
+/// `engine.rules.repetition`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RepetitionSpec {
+    /// The number of occurrences of one position that ends the game (sennichite: 4).
+    #[serde(default = "default_repetitions")]
+    pub count: u32,
+    /// Whether a side that gave check with every move of the repetition loses.
+    #[serde(default = "yes")]
+    pub perpetual_check_loses: bool,
+}
+
+impl Default for RepetitionSpec {
+    fn default() -> Self {
+        RepetitionSpec {
+            count: default_repetitions(),
+            perpetual_check_loses: true,
+        }
+    }
+}
+
+fn default_zone() -> u32 {
+    3
+}
+fn default_repetitions() -> u32 {
+    4
+}
+fn yes() -> bool {
+    true
+}
+
+/// Reads `engine.pieces` into (name, spec) pairs, in declaration order.
+pub fn pieces(map: &Mapping) -> Result<Vec<(String, PieceSpec)>, String> {
+    let mut out = Vec::new();
+    for (key, value) in map {
+        let name = match key {
+            Value::String(s) => s.clone(),
+            other => return Err(format!("piece names must be strings, found {other:?}")),
+        };
+        let spec: PieceSpec = serde_yaml::from_value(value.clone())
+            .map_err(|e| format!("in 'engine.pieces.{name}': {e}"))?;
+        out.push((name, spec));
+    }
+    Ok(out)
+}
