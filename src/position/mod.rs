@@ -80,11 +80,21 @@ pub enum Outcome {
 /// What make() must remember to undo a move; also the game's history.
 #[derive(Copy, Clone, Debug)]
 struct State<B> {
-    hash: u64,
+    /// XOR of the board's keys and the side to move.
+    board_hash: u64,
+    /// Sum of the hands' keys (one per piece in hand).
+    hand_hash: u64,
     checkers: B,
     /// Piece code captured by the move that led here (0: none).
     captured: u8,
     mv: Option<Move>,
+}
+
+impl<B> State<B> {
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.board_hash ^ self.hand_hash
+    }
 }
 
 /// A legal game state of some rules.
@@ -237,9 +247,10 @@ impl<'r, B: Bitboard> Position<'r, B> {
             }
         }
         if problems.is_empty() {
-            let hash = pos.compute_hash();
+            let (board_hash, hand_hash) = pos.compute_hash();
             pos.states.push(State {
-                hash,
+                board_hash,
+                hand_hash,
                 checkers: B::EMPTY,
                 captured: 0,
                 mv: None,
@@ -309,7 +320,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
     /// Zobrist hash of the position (board, hands, side to move).
     #[inline]
     pub fn hash(&self) -> u64 {
-        self.state().hash
+        self.state().hash()
     }
     /// Pieces giving check to the side to move.
     #[inline]
@@ -388,26 +399,23 @@ impl<'r, B: Bitboard> Position<'r, B> {
         }
     }
 
-    fn compute_hash(&self) -> u64 {
-        let mut h = 0;
+    fn compute_hash(&self) -> (u64, u64) {
+        let mut board = 0;
         for sq in self.rules.topology.squares() {
             if let Some(p) = self.piece_at(sq) {
-                h ^= self.rules.z_piece(p, sq);
-            }
-        }
-        for color in Color::ALL {
-            for role in self.rules.all_roles() {
-                h = h.wrapping_add(
-                    self.rules
-                        .z_hand(color, role)
-                        .wrapping_mul(self.hand(color, role) as u64),
-                );
+                board ^= self.rules.z_piece(p, sq);
             }
         }
         if self.turn == Color::Gote {
-            h ^= self.rules.z_turn;
+            board ^= self.rules.z_turn;
         }
-        h
+        let mut hand: u64 = 0;
+        for color in Color::ALL {
+            for role in self.rules.all_roles() {
+                hand = hand.wrapping_add(self.rules.z_hand(color, role).wrapping_mul(self.hand(color, role) as u64));
+            }
+        }
+        (board, hand)
     }
 
     #[inline]
@@ -429,7 +437,8 @@ impl<'r, B: Bitboard> Position<'r, B> {
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
     pub fn play(&mut self, mv: Move) {
         let us = self.turn;
-        let mut hash = self.state().hash;
+        let mut hash = self.state().board_hash;
+        let mut hand_hash = self.state().hand_hash;
         let mut captured = 0;
         match mv {
             Move::Normal { from, to, promote } => {
@@ -443,7 +452,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
                     if self.rules.drops {
                         let base = self.rules.role(cap.role).base;
                         self.hands[us.index()][base.index()] += 1;
-                        hash = hash.wrapping_add(self.rules.z_hand(us, base));
+                        hand_hash = hand_hash.wrapping_add(self.rules.z_hand(us, base));
                     }
                 }
                 self.remove(piece, from);
@@ -458,7 +467,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
             }
             Move::Drop { role, to } => {
                 self.hands[us.index()][role.index()] -= 1;
-                hash = hash.wrapping_sub(self.rules.z_hand(us, role));
+                hand_hash = hand_hash.wrapping_sub(self.rules.z_hand(us, role));
                 let piece = Piece { color: us, role };
                 self.put(piece, to);
                 hash ^= self.rules.z_piece(piece, to);
@@ -468,7 +477,8 @@ impl<'r, B: Bitboard> Position<'r, B> {
         hash ^= self.rules.z_turn;
         let checkers = self.attackers_to_royal(self.turn);
         self.states.push(State {
-            hash,
+            board_hash: hash,
+            hand_hash,
             checkers,
             captured,
             mv: Some(mv),
@@ -517,7 +527,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
             .iter()
             .rev()
             .step_by(2)
-            .filter(|s| s.hash == h)
+            .filter(|s| s.hash() == h)
             .count() as u32
     }
 
@@ -528,7 +538,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
         if self.repetitions() >= rep.count {
             // The cycle: from the first occurrence of this position to now.
             let h = self.hash();
-            let first = self.states.iter().position(|s| s.hash == h).unwrap_or(0);
+            let first = self.states.iter().position(|s| s.hash() == h).unwrap_or(0);
             if rep.perpetual_check_loses {
                 for checker in Color::ALL {
                     // Moves by `checker` in the cycle: the states after them have

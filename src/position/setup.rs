@@ -287,10 +287,15 @@ impl Setup {
                     let n: u32 = field
                         .parse()
                         .map_err(|_| err(col, format!("'{field}' is not a move number")))?;
-                    setup.move_number = n.max(1);
+                    // FEN counts full moves; a setup counts plies as SFEN does.
+                    let gote = u32::from(setup.turn == Color::Gote);
+                    setup.move_number = 2 * (n.clamp(1, u32::MAX / 4) - 1) + 1 + gote;
                 }
                 _ => return Err(err(col, format!("unexpected '{field}' after the FEN"))),
             }
+        }
+        if f.len() < 6 {
+            setup.move_number = 1 + u32::from(setup.turn == Color::Gote);
         }
         Ok(setup)
     }

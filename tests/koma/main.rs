@@ -1,0 +1,9 @@
+//! koma's one integration-test binary: each module reads its cases from a
+//! data folder under `tests/`, so adding a case is adding a file.
+
+mod cli;
+mod common;
+mod moves;
+mod oracle;
+mod perft;
+mod properties;

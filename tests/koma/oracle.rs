@@ -1,0 +1,71 @@
+//! Move lists checked position by position against Fairy-Stockfish.
+//!
+//! `tests/oracle/<slug>.tsv`: `fen<TAB>in_check<TAB>sorted legal moves` per
+//! line, written by `tests/oracle/generate.py` from the oracle in
+//! `../shared/oracle/fsoracle.py` (pyffish, pawn-drop mate illegal);
+//! `drop-mates.tsv` has the slug as a first column. Every file must belong to
+//! a variant of the catalogue.
+
+use std::collections::BTreeSet;
+
+use koma::notation::{Notation, format_move};
+use koma::position::{Position, Setup};
+use koma::{variant, with_rules};
+
+use crate::common::{game, tests_dir};
+
+fn check_line(slug: &str, fen: &str, check: &str, expected: &str) -> Option<String> {
+    let g = game(slug);
+    with_rules!(&g, rules => {
+        let setup = match Setup::parse_fen(fen) {
+            Ok(s) => s,
+            Err(e) => return Some(format!("{slug} {fen}: {e}")),
+        };
+        let pos = match Position::new(rules, &setup) {
+            Ok(p) => p,
+            Err(e) => return Some(format!("{slug} {fen}: {e}")),
+        };
+        let ours: BTreeSet<String> = pos.legal_moves().into_iter().map(|m| format_move(rules, m, Notation::Fairy)).collect();
+        let theirs: BTreeSet<String> = expected.split_whitespace().map(str::to_string).collect();
+        let mut problems = Vec::new();
+        if ours != theirs {
+            let extra: Vec<_> = ours.difference(&theirs).cloned().collect();
+            let missing: Vec<_> = theirs.difference(&ours).cloned().collect();
+            problems.push(format!("koma only: {extra:?}; oracle only: {missing:?}"));
+        }
+        if pos.in_check() != (check == "1") {
+            problems.push(format!("in check: koma {}, oracle {check}", pos.in_check()));
+        }
+        if pos.fen().split(' ').next() != fen.split(' ').next() {
+            problems.push(format!("FEN written back as {}", pos.fen()));
+        }
+        if problems.is_empty() { None } else { Some(format!("{slug} {fen}: {}", problems.join("; "))) }
+    })
+}
+
+#[test]
+fn move_lists_agree_with_the_oracle() {
+    let dir = tests_dir().join("oracle");
+    let catalogue = variant::catalogue();
+    let mut failures = Vec::new();
+    let mut positions = 0;
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/oracle exists").map(|e| e.expect("readable").path()).collect();
+    files.sort();
+    for path in files.iter().filter(|p| p.extension().is_some_and(|x| x == "tsv")) {
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let with_slug = stem == "drop-mates";
+        assert!(with_slug || catalogue.contains(&stem), "{}: no variant '{stem}' in the catalogue", path.display());
+        let text = std::fs::read_to_string(path).expect("readable");
+        for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let (slug, rest) = if with_slug { (cols[0], &cols[1..]) } else { (stem, &cols[..]) };
+            assert!(rest.len() >= 2, "{}: malformed line {line}", path.display());
+            positions += 1;
+            if let Some(f) = check_line(slug, rest[0], rest[1], rest.get(2).copied().unwrap_or("")) {
+                failures.push(f);
+            }
+        }
+    }
+    assert!(positions >= 100, "only {positions} oracle positions found");
+    assert!(failures.is_empty(), "{} of {positions} positions differ:\n{}", failures.len(), failures.join("\n"));
+}

@@ -1,0 +1,81 @@
+//! The perft suite: every `tests/perft/*.perft` file, entries of
+//! `id` / `variant` / `fen` followed by `perft DEPTH NODES` lines.
+
+use koma::position::{Position, Setup};
+use koma::with_rules;
+
+use crate::common::{game, tests_dir};
+
+/// Counts above this run only on demand (`-- --ignored`).
+const QUICK_NODES: u64 = 1_000_000;
+
+struct Entry {
+    file: String,
+    id: String,
+    variant: String,
+    fen: String,
+    counts: Vec<(u32, u64)>,
+}
+
+fn entries() -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(tests_dir().join("perft"))
+        .expect("tests/perft exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "perft"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let file = path.file_name().and_then(|f| f.to_str()).unwrap_or_default().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable perft file");
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+            match key {
+                "id" => out.push(Entry { file: file.clone(), id: value.into(), variant: String::new(), fen: String::new(), counts: vec![] }),
+                "variant" => out.last_mut().expect("id first").variant = value.into(),
+                "fen" => out.last_mut().expect("id first").fen = value.into(),
+                "perft" => {
+                    let (d, n) = value.split_once(' ').expect("perft DEPTH NODES");
+                    out.last_mut().expect("id first").counts.push((d.parse().expect("depth"), n.parse().expect("nodes")));
+                }
+                other => panic!("{file}: unknown key {other}"),
+            }
+        }
+    }
+    out
+}
+
+fn run(max_nodes: u64) -> usize {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for e in entries() {
+        let g = game(&e.variant);
+        with_rules!(&g, rules => {
+            let setup = Setup::parse_fen(&e.fen).unwrap_or_else(|err| panic!("{} {}: {err}", e.file, e.id));
+            let mut pos = Position::new(rules, &setup).unwrap_or_else(|err| panic!("{} {}: {err}", e.file, e.id));
+            for &(depth, nodes) in &e.counts {
+                if nodes > max_nodes {
+                    continue;
+                }
+                checked += 1;
+                let got = pos.perft(depth);
+                if got != nodes {
+                    failures.push(format!("{} {} ({}): perft {depth} = {got}, expected {nodes}", e.file, e.id, e.fen));
+                }
+            }
+        });
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    checked
+}
+
+#[test]
+fn perft_suite() {
+    assert!(run(QUICK_NODES) >= 9, "the suite must not be empty");
+}
+
+#[test]
+#[ignore = "deep perft, minutes in a release build: cargo test --release -- --ignored"]
+fn perft_suite_deep() {
+    run(u64::MAX);
+}
