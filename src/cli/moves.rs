@@ -23,7 +23,7 @@ pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<(), Error> {
     let game = args.pos.game()?;
     with_rules!(&game, rules => {
         let pos = args.pos.position(rules)?;
-        let mut list: Vec<String> = pos.legal_moves().into_iter().map(|m| format_move(rules, m, args.notation.into())).collect();
+        let mut list: Vec<String> = pos.legal_moves().into_iter().map(|m| format_move(&pos, m, args.notation.into())).collect();
         list.sort();
         for m in list {
             emit(out, format_args!("{m}"))?;

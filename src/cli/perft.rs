@@ -47,11 +47,12 @@ pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<(), Error> {
             let mut lines = Vec::new();
             let mut total = 0;
             for mv in pos.legal_moves() {
+                let text = format_move(&pos, mv, args.notation.into());
                 pos.play(mv);
                 let n = pos.perft(args.depth - 1);
                 pos.undo();
                 total += n;
-                lines.push((format_move(rules, mv, args.notation.into()), n));
+                lines.push((text, n));
             }
             lines.sort();
             for (m, n) in lines {

@@ -7,7 +7,6 @@ use thiserror::Error;
 
 use crate::board::{Bitboard, Color, Square, Topology};
 use crate::position::{Move, Position, Setup};
-use crate::rules::Rules;
 
 /// Which move notation to write.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -32,8 +31,13 @@ pub fn fairy_square(t: Topology, sq: Square) -> String {
     format!("{file}{}", t.rank(sq) + 1)
 }
 
-/// Writes a move.
-pub fn format_move<B: Bitboard>(rules: &Rules<B>, mv: Move, notation: Notation) -> String {
+/// Writes a move of the position (before it is played).
+///
+/// A promotion is written `+`; where every move turns the piece over
+/// (`promotion: flip`), a move to the promoted side is written `+` and back
+/// `-`. A drop with the promoted side up is written `+P*5e` / `+P@c3`.
+pub fn format_move<B: Bitboard>(pos: &Position<'_, B>, mv: Move, notation: Notation) -> String {
+    let rules = pos.rules();
     let t = rules.topology;
     let sq = |s| match notation {
         Notation::Usi => usi_square(t, s),
@@ -41,11 +45,18 @@ pub fn format_move<B: Bitboard>(rules: &Rules<B>, mv: Move, notation: Notation) 
     };
     match mv {
         Move::Normal { from, to, promote } => {
-            format!("{}{}{}", sq(from), sq(to), if promote { "+" } else { "" })
+            let suffix = match (promote, pos.piece_at(from)) {
+                (false, _) => "",
+                (true, Some(p)) if rules.role(p.role).promoted => "-",
+                (true, _) => "+",
+            };
+            format!("{}{}{suffix}", sq(from), sq(to))
         }
         Move::Drop { role, to } => {
             let sep = if notation == Notation::Usi { '*' } else { '@' };
-            format!("{}{sep}{}", rules.role(role).letter, sq(to))
+            let info = rules.role(role);
+            let plus = if info.promoted { "+" } else { "" };
+            format!("{plus}{}{sep}{}", info.letter, sq(to))
         }
     }
 }
@@ -59,13 +70,15 @@ pub enum ParsedMove {
         from: Square,
         /// End square.
         to: Square,
-        /// Whether `+` was written.
+        /// Whether `+` (or `-`, turning a piece back) was written.
         promote: bool,
     },
     /// Letter (upper case) and square.
     Drop {
         /// The piece letter.
         letter: char,
+        /// Whether it is dropped promoted side up (`+P*5e`).
+        promoted: bool,
         /// Where.
         to: Square,
     },
@@ -137,6 +150,10 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
     }
     if let Some((piece, square)) = s.split_once(['*', '@']) {
         let usi = s.contains('*');
+        let (promoted, piece) = match piece.strip_prefix('+') {
+            Some(p) => (true, p),
+            None => (false, piece),
+        };
         let mut letters = piece.chars();
         let letter = match (letters.next(), letters.next()) {
             (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
@@ -148,7 +165,11 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
             }
         };
         return match parse_square(t, square, usi) {
-            Some((to, "")) => Ok(ParsedMove::Drop { letter, to }),
+            Some((to, "")) => Ok(ParsedMove::Drop {
+                letter,
+                promoted,
+                to,
+            }),
             _ => Err(unreadable(
                 text,
                 format!(
@@ -192,21 +213,36 @@ impl<B: Bitboard> Position<'_, B> {
         let rules = self.rules();
         let parsed = parse_move(rules.topology, text)?;
         let legal = self.legal_moves();
+        // A legal move matches when it is written the same way in either notation.
+        let mut typed = text.trim().to_string();
+        if let Some(i) = typed.find(['*', '@']) {
+            typed = typed[..i].to_ascii_uppercase() + &typed[i..];
+        }
+        let typed = typed.trim_end_matches('=').to_string();
+        for &mv in &legal {
+            if format_move(self, mv, Notation::Usi) == typed
+                || format_move(self, mv, Notation::Fairy) == typed
+            {
+                return Ok(mv);
+            }
+        }
         let found = match parsed {
             ParsedMove::Normal { from, to, promote } => Move::Normal { from, to, promote },
-            ParsedMove::Drop { letter, to } => match rules.role_by_letter(letter, false) {
+            ParsedMove::Drop {
+                letter,
+                promoted,
+                to,
+            } => match rules.role_by_letter(letter, promoted) {
                 Some(role) => Move::Drop { role, to },
                 None => {
+                    let plus = if promoted { "+" } else { "" };
                     return Err(illegal(
                         text,
-                        format!("'{letter}' is not a piece of this variant"),
+                        format!("'{plus}{letter}' is not a piece of this variant"),
                     ));
                 }
             },
         };
-        if legal.contains(&found) {
-            return Ok(found);
-        }
         Err(illegal(text, self.explain(found, &legal)))
     }
 
@@ -280,13 +316,16 @@ impl<B: Bitboard> Position<'_, B> {
                 if !rules.drops {
                     return "this variant has no drops".into();
                 }
-                if self.hand(us, role) == 0 {
+                if info.promoted && !rules.drop_promoted {
+                    return "pieces are dropped unpromoted".into();
+                }
+                if self.hand(us, info.base) == 0 {
                     return format!("{} has no {} in hand", us.name(), info.name);
                 }
                 if self.piece_at(to).is_some() {
                     return format!("{} is not empty", name(to));
                 }
-                if !rules.mobile(us, role).contains(to) {
+                if !rules.immobile_drops && !rules.mobile(us, role).contains(to) {
                     return format!("a {} dropped on {} could never move", info.name, name(to));
                 }
                 if let Some(max) = info.max_per_file {

@@ -7,7 +7,7 @@ mod setup;
 use std::fmt;
 
 use crate::board::{Bitboard, Color, Square};
-use crate::rules::{MAX_ROLES, Piece, Role, Rules};
+use crate::rules::{MAX_ROLES, Piece, RepetitionResult, Role, Rules};
 
 pub use setup::{Setup, SetupError, SetupPiece};
 
@@ -193,7 +193,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
                             color: p.color,
                             role,
                         };
-                        if !rules.mobile(p.color, role).contains(sq) {
+                        if !rules.immobile_drops && !rules.mobile(p.color, role).contains(sq) {
                             problems.push(format!(
                                 "the {} {} on {} could never move",
                                 p.color.name(),
@@ -238,10 +238,23 @@ impl<'r, B: Bitboard> Position<'r, B> {
         if pos.royal_roles != 0 {
             for color in Color::ALL {
                 let n = pos.royals(color).count();
-                if n != 1 {
+                let start = rules.start_royals[color.index()];
+                // The start itself is being checked while the rules are compiled.
+                let start = if rules.start.ranks.is_empty() {
+                    n
+                } else {
+                    start
+                };
+                if start == 1 && rules.check && n != 1 {
                     problems.push(format!(
                         "{} has {n} royal pieces on the board; the rules need exactly one",
                         color.name()
+                    ));
+                } else if n > start.max(1) {
+                    problems.push(format!(
+                        "{} has {n} royal pieces on the board; the rules allow at most {}",
+                        color.name(),
+                        start.max(1)
                     ));
                 }
             }
@@ -393,6 +406,9 @@ impl<'r, B: Bitboard> Position<'r, B> {
     /// Pieces of the opponent attacking `color`'s royal, where the rules hold
     /// it to one royal (otherwise nobody is "in check").
     fn attackers_to_royal(&self, color: Color) -> B {
+        if !self.rules.check {
+            return B::EMPTY;
+        }
         match self.royal_square(color) {
             Some(k) => self.attackers_to(k, color.opposite(), self.occupied()),
             None => B::EMPTY,
@@ -412,7 +428,11 @@ impl<'r, B: Bitboard> Position<'r, B> {
         let mut hand: u64 = 0;
         for color in Color::ALL {
             for role in self.rules.all_roles() {
-                hand = hand.wrapping_add(self.rules.z_hand(color, role).wrapping_mul(self.hand(color, role) as u64));
+                hand = hand.wrapping_add(
+                    self.rules
+                        .z_hand(color, role)
+                        .wrapping_mul(self.hand(color, role) as u64),
+                );
             }
         }
         (board, hand)
@@ -457,7 +477,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
                 }
                 self.remove(piece, from);
                 hash ^= self.rules.z_piece(piece, from);
-                let role = match (promote, self.rules.role(piece.role).promotion) {
+                let role = match (promote, self.rules.role(piece.role).other_side) {
                     (true, Some(p)) => p,
                     _ => piece.role,
                 };
@@ -466,8 +486,9 @@ impl<'r, B: Bitboard> Position<'r, B> {
                 hash ^= self.rules.z_piece(moved, to);
             }
             Move::Drop { role, to } => {
-                self.hands[us.index()][role.index()] -= 1;
-                hand_hash = hand_hash.wrapping_sub(self.rules.z_hand(us, role));
+                let base = self.rules.role(role).base;
+                self.hands[us.index()][base.index()] -= 1;
+                hand_hash = hand_hash.wrapping_sub(self.rules.z_hand(us, base));
                 let piece = Piece { color: us, role };
                 self.put(piece, to);
                 hash ^= self.rules.z_piece(piece, to);
@@ -498,10 +519,9 @@ impl<'r, B: Bitboard> Position<'r, B> {
             Move::Normal { from, to, promote } => {
                 let moved = self.piece_at(to)?;
                 self.remove(moved, to);
-                let role = if promote {
-                    self.rules.role(moved.role).base
-                } else {
-                    moved.role
+                let role = match (promote, self.rules.role(moved.role).other_side) {
+                    (true, Some(r)) => r,
+                    _ => moved.role,
                 };
                 self.put(Piece { color: us, role }, from);
                 if let Some(cap) = decode(st.captured) {
@@ -514,7 +534,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
             }
             Move::Drop { role, to } => {
                 self.remove(Piece { color: us, role }, to);
-                self.hands[us.index()][role.index()] += 1;
+                self.hands[us.index()][self.rules.role(role).base.index()] += 1;
             }
         }
         Some(mv)
@@ -564,9 +584,24 @@ impl<'r, B: Bitboard> Position<'r, B> {
                     }
                 }
             }
-            return Some(Outcome::Draw {
-                reason: "repetition",
+            let loser = match rep.result {
+                RepetitionResult::Draw => None,
+                RepetitionResult::SenteLoses => Some(Color::Sente),
+                RepetitionResult::GoteLoses => Some(Color::Gote),
+                RepetitionResult::RepeaterLoses => Some(self.turn.opposite()),
+            };
+            return Some(match loser {
+                None => Outcome::Draw {
+                    reason: "repetition",
+                },
+                Some(l) => Outcome::Win {
+                    winner: l.opposite(),
+                    reason: "repetition",
+                },
             });
+        }
+        if let Some(o) = self.terminal() {
+            return Some(o);
         }
         if self.legal_moves().is_empty() {
             let reason = if self.in_check() {
@@ -578,6 +613,38 @@ impl<'r, B: Bitboard> Position<'r, B> {
                 winner: self.turn.opposite(),
                 reason,
             });
+        }
+        None
+    }
+
+    /// Whether the game ended with the last move: the side to move lost its
+    /// last royal piece, or the opponent's piece reached its last rank safely.
+    pub(crate) fn terminal(&self) -> Option<Outcome> {
+        let us = self.turn;
+        let them = us.opposite();
+        if self.royal_roles != 0 && self.royals(us).is_empty() {
+            return Some(Outcome::Win {
+                winner: them,
+                reason: "royal piece captured",
+            });
+        }
+        if self.rules.has_tries {
+            let occ = self.occupied();
+            for (i, info) in self.rules.roles.iter().enumerate() {
+                if !info.wins_on_last_rank {
+                    continue;
+                }
+                let arrived = self.pieces(them, Role(i as u8)) & self.rules.last_rank[them.index()];
+                if arrived
+                    .squares()
+                    .any(|sq| self.attackers_to(sq, us, occ).is_empty())
+                {
+                    return Some(Outcome::Win {
+                        winner: them,
+                        reason: "reached the last rank",
+                    });
+                }
+            }
         }
         None
     }

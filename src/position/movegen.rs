@@ -4,7 +4,7 @@
 
 use super::{Move, Position};
 use crate::board::{Bitboard, Color, Square};
-use crate::rules::Role;
+use crate::rules::{PromotionRule, Role};
 
 /// At most this many pieces can be pinned at once (one per line through the royal).
 const MAX_PINS: usize = 32;
@@ -44,6 +44,9 @@ impl<B: Bitboard> Position<'_, B> {
     /// Appends all legal moves to `out` (cleared first).
     pub fn generate(&self, out: &mut Vec<Move>) {
         out.clear();
+        if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal().is_some() {
+            return;
+        }
         let rules = self.rules;
         let us = self.turn;
         let them = us.opposite();
@@ -103,7 +106,11 @@ impl<B: Bitboard> Position<'_, B> {
                 continue;
             }
             let info = rules.role(role);
-            let mut t = drop_squares & rules.mobile(us, role);
+            let mut t = if rules.immobile_drops {
+                drop_squares
+            } else {
+                drop_squares & rules.mobile(us, role)
+            };
             if let Some(max) = info.max_per_file {
                 let mine = self.pieces(us, role);
                 if mine.any() {
@@ -115,11 +122,20 @@ impl<B: Bitboard> Position<'_, B> {
                 }
             }
             for to in t.squares() {
-                let mv = Move::Drop { role, to };
                 if info.drop_mate_illegal && self.drop_mates(us, role, to) {
                     continue;
                 }
-                out.push(mv);
+                out.push(Move::Drop { role, to });
+            }
+            if let Some(other) = info.other_side.filter(|_| rules.drop_promoted) {
+                let t = if rules.immobile_drops {
+                    drop_squares
+                } else {
+                    drop_squares & rules.mobile(us, other)
+                };
+                for to in t.squares() {
+                    out.push(Move::Drop { role: other, to });
+                }
             }
         }
     }
@@ -129,6 +145,9 @@ impl<B: Bitboard> Position<'_, B> {
         let rules = self.rules;
         let us = self.turn;
         let them = us.opposite();
+        if !rules.check {
+            return None;
+        }
         let royal = self.royal_square(us)?;
         let occ = self.occupied();
         let ours = self.by_color[us.index()];
@@ -186,28 +205,42 @@ impl<B: Bitboard> Position<'_, B> {
     fn push_normal(&self, out: &mut Vec<Move>, role: Role, from: Square, to: Square) {
         let rules = self.rules;
         let us = self.turn;
-        match rules.role(role).promotion {
-            Some(_)
-                if (rules.zone[us.index()] & (B::from_square(from) | B::from_square(to))).any() =>
-            {
-                out.push(Move::Normal {
-                    from,
-                    to,
-                    promote: true,
-                });
-                if rules.mobile(us, role).contains(to) {
-                    out.push(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    });
-                }
-            }
-            _ => out.push(Move::Normal {
+        let info = rules.role(role);
+        match rules.promotion {
+            PromotionRule::Flip if info.other_side.is_some() => out.push(Move::Normal {
+                from,
+                to,
+                promote: true,
+            }),
+            PromotionRule::Flip => out.push(Move::Normal {
                 from,
                 to,
                 promote: false,
             }),
+            rule => match info.promotion {
+                Some(_)
+                    if (rules.zone[us.index()] & (B::from_square(from) | B::from_square(to)))
+                        .any() =>
+                {
+                    out.push(Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    });
+                    if rule == PromotionRule::Optional && rules.mobile(us, role).contains(to) {
+                        out.push(Move::Normal {
+                            from,
+                            to,
+                            promote: false,
+                        });
+                    }
+                }
+                _ => out.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                }),
+            },
         }
     }
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
-use super::{MAX_ROLES, Repetition, Ride, Role, RoleInfo, Rules};
+use super::{MAX_ROLES, PromotionRule, Repetition, RepetitionResult, Ride, Role, RoleInfo, Rules};
 use crate::board::{Bitboard, Color, Square, Topology};
 use crate::dsl::{self, Mode, Step};
 use crate::position::Setup;
@@ -107,6 +107,8 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             promoted: false,
             promotion: None,
             base,
+            other_side: None,
+            wins_on_last_rank: p.wins_on_last_rank,
             royal: p.royal,
             max_per_file: p.max_per_file.map(|m| m.min(255) as u8),
             drop_mate_illegal: p.drop_mate_illegal,
@@ -129,6 +131,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
                 let promoted_steps =
                     compile_betza(&mut problems, &format!("{name}.promotion"), &pr.betza);
                 info.promotion = Some(Role(base.0 + 1));
+                info.other_side = Some(Role(base.0 + 1));
                 roles.push(info);
                 steps.push(base_steps);
                 roles.push(RoleInfo {
@@ -137,7 +140,9 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
                     promoted: true,
                     promotion: None,
                     base,
-                    royal: p.royal,
+                    other_side: Some(base),
+                    wins_on_last_rank: p.wins_on_last_rank,
+                    royal: pr.royal,
                     max_per_file: None,
                     drop_mate_illegal: false,
                     kanji: pr.kanji.clone(),
@@ -172,9 +177,25 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     let mut rules = tables::<B>(variant, topology, roles, &steps);
     rules.start = start.unwrap_or_default();
     rules.drops = rules_spec.drops;
+    rules.promotion = rules_spec.promotion;
+    rules.immobile_drops = rules_spec.immobile_drops;
+    rules.drop_promoted = rules_spec.drop_promoted;
+    rules.check = rules_spec.check;
+    rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
+    for row in rules.start.ranks.iter() {
+        for p in row.iter().flatten() {
+            if rules
+                .role_by_letter(p.letter, p.promoted)
+                .is_some_and(|r| rules.role(r).royal)
+            {
+                rules.start_royals[p.color.index()] += 1;
+            }
+        }
+    }
     rules.repetition = Repetition {
         count: rules_spec.repetition.count,
         perpetual_check_loses: rules_spec.repetition.perpetual_check_loses,
+        result: rules_spec.repetition.result,
     };
     let zone = rules_spec.promotion_zone as u8;
     for sq in topology.squares() {
@@ -184,6 +205,12 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         }
         if rank < zone {
             rules.zone[1] |= B::from_square(sq);
+        }
+        if rank == topology.rows - 1 {
+            rules.last_rank[0] |= B::from_square(sq);
+        }
+        if rank == 0 {
+            rules.last_rank[1] |= B::from_square(sq);
         }
     }
     if let Err(e) = crate::position::Position::new(&rules, &rules.start) {
@@ -329,9 +356,17 @@ fn tables<B: Bitboard>(
         roles,
         start: Setup::default(),
         drops: true,
+        promotion: PromotionRule::Optional,
+        immobile_drops: false,
+        drop_promoted: false,
+        check: true,
+        start_royals: [0; 2],
+        has_tries: false,
+        last_rank: [B::EMPTY; 2],
         repetition: Repetition {
             count: 4,
             perpetual_check_loses: true,
+            result: RepetitionResult::Draw,
         },
         all,
         zone: [B::EMPTY; 2],

@@ -7,6 +7,8 @@ use crate::board::{Bitboard, Color, Square, Topology};
 use crate::dsl::Mode;
 use crate::position::Setup;
 
+pub use crate::variant::schema::{PromotionRule, RepetitionResult};
+
 pub use compile::{RulesError, compile};
 
 /// The most piece kinds (promoted sides included) a variant may declare.
@@ -46,6 +48,10 @@ pub struct RoleInfo {
     pub promotion: Option<Role>,
     /// The role it goes to hand as when captured (itself if unpromoted).
     pub base: Role,
+    /// Its other side: the promoted role of a base role, the base of a promoted one.
+    pub other_side: Option<Role>,
+    /// Reaching the last rank, where it cannot be captured, wins.
+    pub wins_on_last_rank: bool,
     /// Royal: may not be left attacked.
     pub royal: bool,
     /// Most unpromoted pieces of this role per side per file, if limited.
@@ -82,6 +88,8 @@ pub struct Repetition {
     pub count: u32,
     /// Whether a side that checked with every move of the cycle loses.
     pub perpetual_check_loses: bool,
+    /// What the repetition means otherwise.
+    pub result: RepetitionResult,
 }
 
 /// A compiled variant, generic over the bitboard width.
@@ -99,6 +107,20 @@ pub struct Rules<B> {
     pub start: Setup,
     /// Whether captured pieces go to hand.
     pub drops: bool,
+    /// When pieces promote.
+    pub promotion: PromotionRule,
+    /// Whether pieces may be dropped where they could never move.
+    pub immobile_drops: bool,
+    /// Whether pieces may be dropped promoted side up.
+    pub drop_promoted: bool,
+    /// Whether a side's last royal may not be left attacked.
+    pub check: bool,
+    /// Royal pieces of each side in the start position.
+    pub start_royals: [u32; 2],
+    /// Whether some role wins by reaching the last rank.
+    pub has_tries: bool,
+    /// The last rank of each colour (the far side).
+    pub last_rank: [B; 2],
     /// Repetition rules.
     pub repetition: Repetition,
     /// Every square of the board.

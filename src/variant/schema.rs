@@ -66,6 +66,10 @@ pub struct PieceSpec {
     /// (shogi's pawn: 1); drops that would exceed it are illegal.
     #[serde(default)]
     pub max_per_file: Option<u32>,
+    /// Whether reaching the last rank wins the game, if the piece cannot be
+    /// captured there (dobutsu shogi's "try").
+    #[serde(default)]
+    pub wins_on_last_rank: bool,
     /// Whether dropping this piece to give immediate checkmate is illegal.
     #[serde(default)]
     pub drop_mate_illegal: bool,
@@ -88,6 +92,9 @@ pub struct PromotionSpec {
     /// Its name in kanji.
     #[serde(default)]
     pub kanji: Option<String>,
+    /// Whether the promoted side is royal (sho shogi's crown prince).
+    #[serde(default)]
+    pub royal: bool,
     /// Material value.
     #[serde(default)]
     pub value: Option<i32>,
@@ -100,9 +107,23 @@ pub struct RulesSpec {
     /// How many ranks on the far side form the promotion zone.
     #[serde(default = "default_zone")]
     pub promotion_zone: u32,
+    /// When pieces promote: `optional` (shogi), `mandatory` (a piece that may
+    /// promote must), `flip` (every move turns the piece over, both ways).
+    #[serde(default)]
+    pub promotion: PromotionRule,
     /// Whether captured pieces go to the captor's hand and may be dropped.
     #[serde(default = "yes")]
     pub drops: bool,
+    /// Whether a piece may be dropped where it could never move.
+    #[serde(default)]
+    pub immobile_drops: bool,
+    /// Whether a piece in hand may be dropped with its promoted side up.
+    #[serde(default)]
+    pub drop_promoted: bool,
+    /// Whether a side's last royal piece may not be left attacked (check).
+    /// Without it, royals may be captured, and losing the last one loses.
+    #[serde(default = "yes")]
+    pub check: bool,
     /// Repetition: how often a position may recur before the game ends.
     #[serde(default)]
     pub repetition: RepetitionSpec,
@@ -112,10 +133,42 @@ impl Default for RulesSpec {
     fn default() -> Self {
         RulesSpec {
             promotion_zone: default_zone(),
+            promotion: PromotionRule::default(),
             drops: true,
+            immobile_drops: false,
+            drop_promoted: false,
+            check: true,
             repetition: RepetitionSpec::default(),
         }
     }
+}
+
+/// When pieces promote.
+#[derive(Copy, Clone, Debug, Deserialize, Default, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PromotionRule {
+    /// A move that starts or ends in the zone may promote.
+    #[default]
+    Optional,
+    /// A move that starts or ends in the zone promotes.
+    Mandatory,
+    /// Every move turns the moving piece to its other side.
+    Flip,
+}
+
+/// What a repetition means.
+#[derive(Copy, Clone, Debug, Deserialize, Default, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RepetitionResult {
+    /// Nobody wins.
+    #[default]
+    Draw,
+    /// Sente loses.
+    SenteLoses,
+    /// Gote loses.
+    GoteLoses,
+    /// The side whose move completed the repetition loses.
+    RepeaterLoses,
 }
 
 /// `engine.rules.repetition`.
@@ -125,6 +178,9 @@ pub struct RepetitionSpec {
     /// The number of occurrences of one position that ends the game (sennichite: 4).
     #[serde(default = "default_repetitions")]
     pub count: u32,
+    /// What the repetition means (unless perpetual check decides).
+    #[serde(default)]
+    pub result: RepetitionResult,
     /// Whether a side that gave check with every move of the repetition loses.
     #[serde(default = "yes")]
     pub perpetual_check_loses: bool,
@@ -134,6 +190,7 @@ impl Default for RepetitionSpec {
     fn default() -> Self {
         RepetitionSpec {
             count: default_repetitions(),
+            result: RepetitionResult::Draw,
             perpetual_check_loses: true,
         }
     }

@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn koma(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_koma")).args(args).output().expect("the koma binary runs")
+    Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .output()
+        .expect("the koma binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -32,7 +35,11 @@ fn fairy_notation_in_and_out() {
     let fairy = koma(&["moves", "--moves", "a2a3", "--notation", "fairy"]);
     assert!(usi.status.success() && fairy.status.success());
     assert_eq!(stdout(&usi).lines().count(), stdout(&fairy).lines().count());
-    assert!(stdout(&fairy).lines().all(|l| l.as_bytes()[0].is_ascii_lowercase() || l.contains('@')));
+    assert!(
+        stdout(&fairy)
+            .lines()
+            .all(|l| l.as_bytes()[0].is_ascii_lowercase() || l.contains('@'))
+    );
 }
 
 #[test]
@@ -52,7 +59,15 @@ fn perft_divide_sums_to_the_total() {
     let total = lines.pop().expect("a total line");
     assert_eq!(total, "total: 9080");
     assert_eq!(lines.len(), 21);
-    let sum: u64 = lines.iter().map(|l| l.rsplit(' ').next().and_then(|n| n.parse::<u64>().ok()).expect("move: count")).sum();
+    let sum: u64 = lines
+        .iter()
+        .map(|l| {
+            l.rsplit(' ')
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .expect("move: count")
+        })
+        .sum();
     assert_eq!(sum, 9080);
 }
 
@@ -61,37 +76,111 @@ fn variant_by_path_works_from_any_directory() {
     let dir = std::env::temp_dir();
     let o = Command::new(env!("CARGO_BIN_EXE_koma"))
         .current_dir(&dir)
-        .args(["perft", "--depth", "2", "--variant", concat!(env!("CARGO_MANIFEST_DIR"), "/variants/judkins-shogi.md")])
+        .args([
+            "perft",
+            "--depth",
+            "2",
+            "--variant",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/variants/judkins-shogi.md"),
+        ])
         .output()
         .expect("runs");
     assert_eq!(stdout(&o).trim(), "total: 408");
-    let embedded = Command::new(env!("CARGO_BIN_EXE_koma")).current_dir(&dir).args(["perft", "-d", "2"]).output().expect("runs");
+    let embedded = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .current_dir(&dir)
+        .args(["perft", "-d", "2"])
+        .output()
+        .expect("runs");
     assert_eq!(stdout(&embedded).trim(), "total: 408");
 }
 
 fn fails_with(args: &[&str], code: i32, message: &str) {
     let o = koma(args);
     assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
-    assert!(stderr(&o).contains(message), "{args:?}: stderr was {}", stderr(&o));
+    assert!(
+        stderr(&o).contains(message),
+        "{args:?}: stderr was {}",
+        stderr(&o)
+    );
     assert!(!stderr(&o).contains("panicked"), "{args:?} panicked");
     assert!(stdout(&o).is_empty(), "{args:?}: no output on error");
 }
 
 #[test]
 fn bad_input_gets_a_clear_message_and_a_nonzero_exit() {
-    fails_with(&["moves", "--variant", "chess"], 1, "unknown variant 'chess': known variants are");
-    fails_with(&["moves", "--variant", "/nonexistent/x.md"], 1, "cannot read /nonexistent/x.md");
-    fails_with(&["moves", "--fen", "rbsgkn/5p/6/6/P5/NKGSBR[] x"], 1, "'x' is not a side to move");
-    fails_with(&["moves", "--fen", "rbsgkn/5p/6/6/P5/NKGSB?"], 1, "unexpected '?' in the board");
-    fails_with(&["moves", "--fen", "rbsgkn/5p/6/6/NKGSBR[] w"], 1, "the board has 5 ranks, the variant 6");
-    fails_with(&["moves", "--fen", "rbsgkn/5p/6/6/P5/NKGSBQ[] w"], 1, "'Q' on 1f is not a piece of this variant");
-    fails_with(&["moves", "--sfen", "rbsgkn/5p/6/6/P5/NKGSBR"], 1, "no side to move");
-    fails_with(&["moves", "--moves", "6e6d", "6d6c"], 1, "move 2: 6d6c is illegal: the piece on 6d is sente's, and it is gote's turn");
-    fails_with(&["moves", "--moves", "6e6d", "6e6d"], 1, "move 2: 6e6d is illegal: there is no piece on 6e");
-    fails_with(&["moves", "--moves", "6e6c"], 1, "move 1: 6e6c is illegal: a pawn cannot move from 6e to 6c");
+    fails_with(
+        &["moves", "--variant", "chess"],
+        1,
+        "unknown variant 'chess': known variants are",
+    );
+    fails_with(
+        &["moves", "--variant", "/nonexistent/x.md"],
+        1,
+        "cannot read /nonexistent/x.md",
+    );
+    fails_with(
+        &["moves", "--fen", "rbsgkn/5p/6/6/P5/NKGSBR[] x"],
+        1,
+        "'x' is not a side to move",
+    );
+    fails_with(
+        &["moves", "--fen", "rbsgkn/5p/6/6/P5/NKGSB?"],
+        1,
+        "unexpected '?' in the board",
+    );
+    fails_with(
+        &["moves", "--fen", "rbsgkn/5p/6/6/NKGSBR[] w"],
+        1,
+        "the board has 5 ranks, the variant 6",
+    );
+    fails_with(
+        &["moves", "--fen", "rbsgkn/5p/6/6/P5/NKGSBQ[] w"],
+        1,
+        "'Q' on 1f is not a piece of this variant",
+    );
+    fails_with(
+        &["moves", "--sfen", "rbsgkn/5p/6/6/P5/NKGSBR"],
+        1,
+        "no side to move",
+    );
+    fails_with(
+        &["moves", "--moves", "6e6d", "6d6c"],
+        1,
+        "move 2: 6d6c is illegal: the piece on 6d is sente's, and it is gote's turn",
+    );
+    fails_with(
+        &["moves", "--moves", "6e6d", "6e6d"],
+        1,
+        "move 2: 6e6d is illegal: there is no piece on 6e",
+    );
+    fails_with(
+        &["moves", "--moves", "6e6c"],
+        1,
+        "move 1: 6e6c is illegal: a pawn cannot move from 6e to 6c",
+    );
     fails_with(&["moves", "--moves", "zz"], 1, "move 1: 'zz' is not a move");
-    fails_with(&["moves", "--fen", "kr4/6/1G4/6/6/5K[P] w - - 0 1", "--moves", "P@a5"], 1, "dropping a pawn to give checkmate is not allowed");
-    fails_with(&["moves", "--fen", "k5/6/6/2P3/6/5K[P] w - - 0 1", "--moves", "P*4b"], 1, "a second unpromoted pawn on file 4");
+    fails_with(
+        &[
+            "moves",
+            "--fen",
+            "kr4/6/1G4/6/6/5K[P] w - - 0 1",
+            "--moves",
+            "P@a5",
+        ],
+        1,
+        "dropping a pawn to give checkmate is not allowed",
+    );
+    fails_with(
+        &[
+            "moves",
+            "--fen",
+            "k5/6/6/2P3/6/5K[P] w - - 0 1",
+            "--moves",
+            "P*4b",
+        ],
+        1,
+        "a second unpromoted pawn on file 4",
+    );
     fails_with(&["perft", "--depth", "99"], 2, "too deep");
     fails_with(&["perft"], 2, "--depth");
     fails_with(&["frobnicate"], 2, "unrecognized subcommand");

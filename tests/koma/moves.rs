@@ -31,7 +31,7 @@ fn render(text: &str) -> String {
         let mut moves: Vec<_> = pos
             .legal_moves()
             .into_iter()
-            .map(|m| (format_move(rules, m, Notation::Usi), format_move(rules, m, Notation::Fairy)))
+            .map(|m| (format_move(&pos, m, Notation::Usi), format_move(&pos, m, Notation::Fairy)))
             .collect();
         moves.sort();
         let _ = writeln!(out, "legal moves: {}", moves.len());

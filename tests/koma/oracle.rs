@@ -25,7 +25,7 @@ fn check_line(slug: &str, fen: &str, check: &str, expected: &str) -> Option<Stri
             Ok(p) => p,
             Err(e) => return Some(format!("{slug} {fen}: {e}")),
         };
-        let ours: BTreeSet<String> = pos.legal_moves().into_iter().map(|m| format_move(rules, m, Notation::Fairy)).collect();
+        let ours: BTreeSet<String> = pos.legal_moves().into_iter().map(|m| format_move(&pos, m, Notation::Fairy)).collect();
         let theirs: BTreeSet<String> = expected.split_whitespace().map(str::to_string).collect();
         let mut problems = Vec::new();
         if ours != theirs {
@@ -49,23 +49,49 @@ fn move_lists_agree_with_the_oracle() {
     let catalogue = variant::catalogue();
     let mut failures = Vec::new();
     let mut positions = 0;
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/oracle exists").map(|e| e.expect("readable").path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/oracle exists")
+        .map(|e| e.expect("readable").path())
+        .collect();
     files.sort();
-    for path in files.iter().filter(|p| p.extension().is_some_and(|x| x == "tsv")) {
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+    {
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
         let with_slug = stem == "drop-mates";
-        assert!(with_slug || catalogue.contains(&stem), "{}: no variant '{stem}' in the catalogue", path.display());
+        assert!(
+            with_slug || catalogue.contains(&stem),
+            "{}: no variant '{stem}' in the catalogue",
+            path.display()
+        );
         let text = std::fs::read_to_string(path).expect("readable");
-        for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
             let cols: Vec<&str> = line.split('\t').collect();
-            let (slug, rest) = if with_slug { (cols[0], &cols[1..]) } else { (stem, &cols[..]) };
+            let (slug, rest) = if with_slug {
+                (cols[0], &cols[1..])
+            } else {
+                (stem, &cols[..])
+            };
             assert!(rest.len() >= 2, "{}: malformed line {line}", path.display());
             positions += 1;
-            if let Some(f) = check_line(slug, rest[0], rest[1], rest.get(2).copied().unwrap_or("")) {
+            if let Some(f) = check_line(slug, rest[0], rest[1], rest.get(2).copied().unwrap_or(""))
+            {
                 failures.push(f);
             }
         }
     }
     assert!(positions >= 100, "only {positions} oracle positions found");
-    assert!(failures.is_empty(), "{} of {positions} positions differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {positions} positions differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

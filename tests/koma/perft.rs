@@ -26,17 +26,34 @@ fn entries() -> Vec<Entry> {
         .collect();
     paths.sort();
     for path in paths {
-        let file = path.file_name().and_then(|f| f.to_str()).unwrap_or_default().to_string();
+        let file = path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or_default()
+            .to_string();
         let text = std::fs::read_to_string(&path).expect("readable perft file");
-        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        for line in text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
             match key {
-                "id" => out.push(Entry { file: file.clone(), id: value.into(), variant: String::new(), fen: String::new(), counts: vec![] }),
+                "id" => out.push(Entry {
+                    file: file.clone(),
+                    id: value.into(),
+                    variant: String::new(),
+                    fen: String::new(),
+                    counts: vec![],
+                }),
                 "variant" => out.last_mut().expect("id first").variant = value.into(),
                 "fen" => out.last_mut().expect("id first").fen = value.into(),
                 "perft" => {
                     let (d, n) = value.split_once(' ').expect("perft DEPTH NODES");
-                    out.last_mut().expect("id first").counts.push((d.parse().expect("depth"), n.parse().expect("nodes")));
+                    out.last_mut()
+                        .expect("id first")
+                        .counts
+                        .push((d.parse().expect("depth"), n.parse().expect("nodes")));
                 }
                 other => panic!("{file}: unknown key {other}"),
             }

@@ -33,12 +33,27 @@ struct Reference {
 
 impl Reference {
     fn new<B: Bitboard>(rules: &Rules<B>, slug: &str) -> Reference {
-        let zone = variant::load(slug).expect("loads").engine.rules.promotion_zone as u8;
-        let steps = rules.roles.iter().map(|r| koma::dsl::steps(&r.betza).expect("compiles")).collect();
+        let zone = variant::load(slug)
+            .expect("loads")
+            .engine
+            .rules
+            .promotion_zone as u8;
+        let steps = rules
+            .roles
+            .iter()
+            .map(|r| koma::dsl::steps(&r.betza).expect("compiles"))
+            .collect();
         Reference { steps, zone }
     }
 
-    fn walk<B: Bitboard>(&self, pos: &Position<B>, from: Square, color: Color, role: Role, capture_only: bool) -> Vec<Square> {
+    fn walk<B: Bitboard>(
+        &self,
+        pos: &Position<B>,
+        from: Square,
+        color: Color,
+        role: Role,
+        capture_only: bool,
+    ) -> Vec<Square> {
         let t = pos.rules().topology;
         let (f, r) = (t.file(from) as i32, t.rank(from) as i32);
         let mut out = Vec::new();
@@ -67,10 +82,22 @@ impl Reference {
         out
     }
 
-    fn can_move_from<B: Bitboard>(&self, rules: &Rules<B>, color: Color, role: Role, sq: Square) -> bool {
+    fn can_move_from<B: Bitboard>(
+        &self,
+        rules: &Rules<B>,
+        color: Color,
+        role: Role,
+        sq: Square,
+    ) -> bool {
         let t = rules.topology;
         let sign = if color == Color::Sente { 1 } else { -1 };
-        self.steps[role.index()].iter().any(|s| t.square(t.file(sq) as i32 + s.dx as i32 * sign, t.rank(sq) as i32 + s.dy as i32 * sign).is_some())
+        self.steps[role.index()].iter().any(|s| {
+            t.square(
+                t.file(sq) as i32 + s.dx as i32 * sign,
+                t.rank(sq) as i32 + s.dy as i32 * sign,
+            )
+            .is_some()
+        })
     }
 
     fn in_zone<B: Bitboard>(&self, rules: &Rules<B>, color: Color, sq: Square) -> bool {
@@ -83,7 +110,9 @@ impl Reference {
 
     fn attacked<B: Bitboard>(&self, pos: &Position<B>, sq: Square, by: Color) -> bool {
         pos.rules().topology.squares().any(|from| {
-            pos.piece_at(from).is_some_and(|p| p.color == by && self.walk(pos, from, by, p.role, true).contains(&sq))
+            pos.piece_at(from).is_some_and(|p| {
+                p.color == by && self.walk(pos, from, by, p.role, true).contains(&sq)
+            })
         })
     }
 
@@ -97,21 +126,36 @@ impl Reference {
         let us = pos.turn();
         let mut candidates = Vec::new();
         for from in rules.topology.squares() {
-            let Some(p) = pos.piece_at(from).filter(|p| p.color == us) else { continue };
+            let Some(p) = pos.piece_at(from).filter(|p| p.color == us) else {
+                continue;
+            };
             let info = rules.role(p.role);
             for to in self.walk(pos, from, us, p.role, false) {
-                let may_promote = info.promotion.is_some() && (self.in_zone(rules, us, from) || self.in_zone(rules, us, to));
+                let may_promote = info.promotion.is_some()
+                    && (self.in_zone(rules, us, from) || self.in_zone(rules, us, to));
                 if may_promote {
-                    candidates.push(Move::Normal { from, to, promote: true });
+                    candidates.push(Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    });
                 }
                 if !may_promote || self.can_move_from(rules, us, p.role, to) {
-                    candidates.push(Move::Normal { from, to, promote: false });
+                    candidates.push(Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    });
                 }
             }
         }
         for role in rules.all_roles().filter(|&r| pos.hand(us, r) > 0) {
             let info = rules.role(role);
-            for to in rules.topology.squares().filter(|&s| pos.piece_at(s).is_none()) {
+            for to in rules
+                .topology
+                .squares()
+                .filter(|&s| pos.piece_at(s).is_none())
+            {
                 if !self.can_move_from(rules, us, role, to) {
                     continue;
                 }
@@ -120,7 +164,12 @@ impl Reference {
                     let same = rules
                         .topology
                         .squares()
-                        .filter(|&s| rules.topology.file(s) == file && pos.piece_at(s).is_some_and(|p| p.color == us && p.role == role))
+                        .filter(|&s| {
+                            rules.topology.file(s) == file
+                                && pos
+                                    .piece_at(s)
+                                    .is_some_and(|p| p.color == us && p.role == role)
+                        })
                         .count();
                     if same >= max as usize {
                         continue;
@@ -138,7 +187,10 @@ impl Reference {
                     return false;
                 }
                 if let Move::Drop { role, .. } = mv {
-                    if rules.role(role).drop_mate_illegal && self.royal_in_danger(&after, us.opposite()) && self.moves(&after).is_empty() {
+                    if rules.role(role).drop_mate_illegal
+                        && self.royal_in_danger(&after, us.opposite())
+                        && self.moves(&after).is_empty()
+                    {
                         return false;
                     }
                 }
@@ -148,8 +200,11 @@ impl Reference {
     }
 }
 
-fn names<B: Bitboard>(rules: &Rules<B>, moves: &[Move]) -> BTreeSet<String> {
-    moves.iter().map(|&m| format_move(rules, m, Notation::Usi)).collect()
+fn names<B: Bitboard>(pos: &Position<B>, moves: &[Move]) -> BTreeSet<String> {
+    moves
+        .iter()
+        .map(|&m| format_move(pos, m, Notation::Usi))
+        .collect()
 }
 
 /// Plays random games favouring captures and drops, checking every position.
@@ -164,8 +219,8 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
             for _ in 0..plies {
                 let legal = pos.legal_moves();
                 let fen = pos.fen();
-                assert_eq!(names(rules, &legal), names(rules, &reference.moves(&pos)), "{slug} {fen}: generator and reference differ");
-                assert_eq!(legal.len(), names(rules, &legal).len(), "{fen}: duplicate moves");
+                assert_eq!(names(&pos, &legal), names(&pos, &reference.moves(&pos)), "{slug} {fen}: generator and reference differ");
+                assert_eq!(legal.len(), names(&pos, &legal).len(), "{fen}: duplicate moves");
                 assert_eq!(pos.in_check(), reference.royal_in_danger(&pos, pos.turn()), "{fen}: check status");
 
                 let again = Position::new(rules, &Setup::parse_fen(&fen).expect("own FEN reads")).expect("own FEN is valid");
@@ -229,5 +284,9 @@ fn perft_equals_the_sum_of_its_divide() {
 
 #[test]
 fn move_fits_in_four_bytes() {
-    assert!(std::mem::size_of::<Move>() <= 4, "Move is {} bytes", std::mem::size_of::<Move>());
+    assert!(
+        std::mem::size_of::<Move>() <= 4,
+        "Move is {} bytes",
+        std::mem::size_of::<Move>()
+    );
 }
