@@ -209,7 +209,12 @@ impl<'r, B: Bitboard> Position<'r, B> {
         for &(color, letter, count) in &setup.hands {
             match rules.role_by_letter(letter, false) {
                 None => problems.push(format!("'{letter}' in hand is not a piece of this variant")),
-                Some(role) if rules.role(role).royal => {
+                // A royal that can never be captured can never be in hand.
+                Some(role)
+                    if rules.role(role).royal
+                        && rules.check
+                        && rules.start_royals[color.opposite().index()] <= 1 =>
+                {
                     problems.push(format!("a royal piece ('{letter}') cannot be in hand"))
                 }
                 Some(_) if !rules.drops => {

@@ -71,14 +71,33 @@ impl<B: Bitboard> Position<'_, B> {
                             }
                         }
                     }
-                    Some(_) if double_check => {}
                     Some(g) => {
-                        let mut t = targets & g.evasion;
+                        let mut t = if double_check {
+                            B::EMPTY
+                        } else {
+                            targets & g.evasion
+                        };
                         if g.pinned.contains(from) {
                             t &= g.pin_line(from);
                         }
                         for to in t.squares() {
                             self.push_normal(out, role, from, to);
+                        }
+                        // Promoting to a second royal lifts the duty to keep the first safe.
+                        if rules
+                            .role(role)
+                            .promotion
+                            .is_some_and(|p| rules.role(p).royal)
+                        {
+                            for to in (targets & !t).squares() {
+                                if self.may_promote(role, from, to) {
+                                    out.push(Move::Normal {
+                                        from,
+                                        to,
+                                        promote: true,
+                                    });
+                                }
+                            }
                         }
                     }
                     None => {
@@ -201,46 +220,44 @@ impl<B: Bitboard> Position<'_, B> {
         Some(g)
     }
 
+    /// Whether a move of `role` from `from` to `to` may promote (turn over).
+    #[inline]
+    fn may_promote(&self, role: Role, from: Square, to: Square) -> bool {
+        let rules = self.rules;
+        let info = rules.role(role);
+        match rules.promotion {
+            PromotionRule::Flip => info.other_side.is_some(),
+            _ => {
+                info.promotion.is_some()
+                    && (rules.zone[self.turn.index()] & (B::from_square(from) | B::from_square(to)))
+                        .any()
+            }
+        }
+    }
+
     #[inline]
     fn push_normal(&self, out: &mut Vec<Move>, role: Role, from: Square, to: Square) {
         let rules = self.rules;
-        let us = self.turn;
-        let info = rules.role(role);
-        match rules.promotion {
-            PromotionRule::Flip if info.other_side.is_some() => out.push(Move::Normal {
-                from,
-                to,
-                promote: true,
-            }),
-            PromotionRule::Flip => out.push(Move::Normal {
+        if !self.may_promote(role, from, to) {
+            out.push(Move::Normal {
                 from,
                 to,
                 promote: false,
-            }),
-            rule => match info.promotion {
-                Some(_)
-                    if (rules.zone[us.index()] & (B::from_square(from) | B::from_square(to)))
-                        .any() =>
-                {
-                    out.push(Move::Normal {
-                        from,
-                        to,
-                        promote: true,
-                    });
-                    if rule == PromotionRule::Optional && rules.mobile(us, role).contains(to) {
-                        out.push(Move::Normal {
-                            from,
-                            to,
-                            promote: false,
-                        });
-                    }
-                }
-                _ => out.push(Move::Normal {
-                    from,
-                    to,
-                    promote: false,
-                }),
-            },
+            });
+            return;
+        }
+        out.push(Move::Normal {
+            from,
+            to,
+            promote: true,
+        });
+        if rules.promotion == PromotionRule::Optional && rules.mobile(self.turn, role).contains(to)
+        {
+            out.push(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
         }
     }
 

@@ -8,7 +8,8 @@ use koma::board::{Bitboard, Color, Square};
 use koma::dsl::{Mode, Step};
 use koma::notation::{Notation, format_move};
 use koma::position::{Move, Position, Setup};
-use koma::rules::{Role, Rules};
+use koma::rules::{PromotionRule, Role, Rules};
+use koma::variant::schema::RulesSpec;
 use koma::{variant, with_rules};
 
 use crate::common::game;
@@ -25,25 +26,22 @@ impl Rng {
     }
 }
 
-/// The naive reference: walks each step of each piece square by square.
+/// The naive reference: walks each step of each piece square by square and
+/// reads the rules from the variant file, not from the compiled tables.
 struct Reference {
     steps: Vec<Vec<Step>>,
-    zone: u8,
+    spec: RulesSpec,
 }
 
 impl Reference {
     fn new<B: Bitboard>(rules: &Rules<B>, slug: &str) -> Reference {
-        let zone = variant::load(slug)
-            .expect("loads")
-            .engine
-            .rules
-            .promotion_zone as u8;
+        let spec = variant::load(slug).expect("loads").engine.rules;
         let steps = rules
             .roles
             .iter()
             .map(|r| koma::dsl::steps(&r.betza).expect("compiles"))
             .collect();
-        Reference { steps, zone }
+        Reference { steps, spec }
     }
 
     fn walk<B: Bitboard>(
@@ -102,9 +100,10 @@ impl Reference {
 
     fn in_zone<B: Bitboard>(&self, rules: &Rules<B>, color: Color, sq: Square) -> bool {
         let t = rules.topology;
+        let zone = self.spec.promotion_zone as u8;
         match color {
-            Color::Sente => t.rank(sq) >= t.rows - self.zone,
-            Color::Gote => t.rank(sq) < self.zone,
+            Color::Sente => t.rank(sq) >= t.rows - zone,
+            Color::Gote => t.rank(sq) < zone,
         }
     }
 
@@ -118,10 +117,36 @@ impl Reference {
 
     fn royal_in_danger<B: Bitboard>(&self, pos: &Position<B>, color: Color) -> bool {
         let royals: Vec<Square> = pos.royals(color).squares().collect();
-        royals.len() == 1 && self.attacked(pos, royals[0], color.opposite())
+        self.spec.check && royals.len() == 1 && self.attacked(pos, royals[0], color.opposite())
+    }
+
+    /// The game ended with the last move: royals gone, or a safe arrival on the last rank.
+    fn over<B: Bitboard>(&self, pos: &Position<B>) -> bool {
+        let rules = pos.rules();
+        let us = pos.turn();
+        let t = rules.topology;
+        if rules.roles.iter().any(|r| r.royal) && pos.royals(us).is_empty() {
+            return true;
+        }
+        t.squares().any(|sq| {
+            pos.piece_at(sq).is_some_and(|p| {
+                let last = if p.color == Color::Sente {
+                    t.rows - 1
+                } else {
+                    0
+                };
+                p.color != us
+                    && rules.role(p.role).wins_on_last_rank
+                    && t.rank(sq) == last
+                    && !self.attacked(pos, sq, us)
+            })
+        })
     }
 
     fn moves<B: Bitboard>(&self, pos: &Position<B>) -> Vec<Move> {
+        if self.over(pos) {
+            return Vec::new();
+        }
         let rules = pos.rules();
         let us = pos.turn();
         let mut candidates = Vec::new();
@@ -131,8 +156,15 @@ impl Reference {
             };
             let info = rules.role(p.role);
             for to in self.walk(pos, from, us, p.role, false) {
-                let may_promote = info.promotion.is_some()
-                    && (self.in_zone(rules, us, from) || self.in_zone(rules, us, to));
+                let (may_promote, must) = match self.spec.promotion {
+                    PromotionRule::Flip => (info.other_side.is_some(), true),
+                    rule => (
+                        info.promotion.is_some()
+                            && (self.in_zone(rules, us, from) || self.in_zone(rules, us, to)),
+                        rule == PromotionRule::Mandatory
+                            || !self.can_move_from(rules, us, p.role, to),
+                    ),
+                };
                 if may_promote {
                     candidates.push(Move::Normal {
                         from,
@@ -140,7 +172,7 @@ impl Reference {
                         promote: true,
                     });
                 }
-                if !may_promote || self.can_move_from(rules, us, p.role, to) {
+                if !may_promote || !must {
                     candidates.push(Move::Normal {
                         from,
                         to,
@@ -149,33 +181,42 @@ impl Reference {
                 }
             }
         }
-        for role in rules.all_roles().filter(|&r| pos.hand(us, r) > 0) {
+        for role in rules
+            .all_roles()
+            .filter(|&r| !rules.role(r).promoted && pos.hand(us, r) > 0)
+        {
             let info = rules.role(role);
-            for to in rules
-                .topology
-                .squares()
-                .filter(|&s| pos.piece_at(s).is_none())
-            {
-                if !self.can_move_from(rules, us, role, to) {
-                    continue;
-                }
-                if let Some(max) = info.max_per_file {
-                    let file = rules.topology.file(to);
-                    let same = rules
-                        .topology
-                        .squares()
-                        .filter(|&s| {
-                            rules.topology.file(s) == file
-                                && pos
-                                    .piece_at(s)
-                                    .is_some_and(|p| p.color == us && p.role == role)
-                        })
-                        .count();
-                    if same >= max as usize {
+            let sides = match info.other_side {
+                Some(other) if self.spec.drop_promoted => vec![role, other],
+                _ => vec![role],
+            };
+            for side in sides {
+                for to in rules
+                    .topology
+                    .squares()
+                    .filter(|&s| pos.piece_at(s).is_none())
+                {
+                    if !self.spec.immobile_drops && !self.can_move_from(rules, us, side, to) {
                         continue;
                     }
+                    if let Some(max) = rules.role(side).max_per_file {
+                        let file = rules.topology.file(to);
+                        let same = rules
+                            .topology
+                            .squares()
+                            .filter(|&s| {
+                                rules.topology.file(s) == file
+                                    && pos
+                                        .piece_at(s)
+                                        .is_some_and(|p| p.color == us && p.role == side)
+                            })
+                            .count();
+                        if same >= max as usize {
+                            continue;
+                        }
+                    }
+                    candidates.push(Move::Drop { role: side, to });
                 }
-                candidates.push(Move::Drop { role, to });
             }
         }
         candidates
@@ -186,15 +227,11 @@ impl Reference {
                 if self.royal_in_danger(&after, us) {
                     return false;
                 }
-                if let Move::Drop { role, .. } = mv {
-                    if rules.role(role).drop_mate_illegal
-                        && self.royal_in_danger(&after, us.opposite())
-                        && self.moves(&after).is_empty()
-                    {
-                        return false;
-                    }
-                }
-                true
+                let drop_mate =
+                    matches!(mv, Move::Drop { role, .. } if rules.role(role).drop_mate_illegal);
+                !(drop_mate
+                    && self.royal_in_danger(&after, us.opposite())
+                    && self.moves(&after).is_empty())
             })
             .collect()
     }
@@ -260,6 +297,16 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
 #[test]
 fn judkins_generator_matches_the_reference() {
     assert!(check_games("judkins-shogi", 40, 80, 0x9e3779b97f4a7c15) > 1000);
+}
+
+#[test]
+fn every_variant_matches_the_reference() {
+    for slug in variant::catalogue() {
+        assert!(
+            check_games(slug, 20, 60, 0x2545f4914f6cdd1d) > 100,
+            "{slug}: too few positions"
+        );
+    }
 }
 
 #[test]
