@@ -13,6 +13,8 @@ fn main() {
         .expect("the variants/ folder exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        // The folder's README documents the format; it is not a game.
+        .filter(|p| p.file_name().is_some_and(|n| n != "README.md"))
         .collect();
     files.sort();
     let mut out = String::from(

@@ -1,6 +1,7 @@
 //! The command line: clap types, one file per command. The library knows
 //! nothing of clap; this module turns arguments into library calls.
 
+mod list;
 mod moves;
 mod perft;
 
@@ -24,6 +25,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// List the embedded variants: slug, title, board (files×ranks), players.
+    List,
     /// List the legal moves of a position, sorted, one a line.
     Moves(moves::MovesArgs),
     /// Count the leaf nodes of the legal move tree (perft).
@@ -112,6 +115,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
+        Command::List => list::run(&mut out),
         Command::Moves(args) => moves::run(&args, &mut out),
         Command::Perft(args) => perft::run(&args, &mut out),
     };

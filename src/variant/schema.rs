@@ -1,5 +1,5 @@
 //! The typed schema of the `engine:` section. Every key is documented in
-//! `docs/variant-format.md`; unknown keys are refused so that typos show.
+//! `variants/README.md`; unknown keys are refused so that typos show.
 
 use serde::Deserialize;
 use serde_yaml::{Mapping, Value};

@@ -185,3 +185,24 @@ fn bad_input_gets_a_clear_message_and_a_nonzero_exit() {
     fails_with(&["perft"], 2, "--depth");
     fails_with(&["frobnicate"], 2, "unrecognized subcommand");
 }
+
+#[test]
+fn list_shows_every_embedded_variant() {
+    let o = koma(&["list"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for slug in koma::variant::catalogue() {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{slug} "))),
+            "{slug} missing from:\n{text}"
+        );
+    }
+    assert!(
+        text.contains("judkins-shogi   Judkins' Shogi   6×6"),
+        "{text}"
+    );
+    assert!(
+        text.contains("yari-shogi      Yari shogi       7×9"),
+        "{text}"
+    );
+}

@@ -7,3 +7,4 @@ mod moves;
 mod oracle;
 mod perft;
 mod properties;
+mod walkthrough;
