@@ -14,9 +14,12 @@
 
 pub mod board;
 pub mod dsl;
+pub mod engine;
 pub mod error;
 pub mod notation;
 pub mod position;
+pub mod record;
+pub mod render;
 pub mod rules;
 pub mod variant;
 

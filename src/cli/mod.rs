@@ -4,6 +4,7 @@
 mod list;
 mod moves;
 mod perft;
+mod play;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -25,6 +26,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play a game in the terminal against the engine (or another person).
+    Play(play::PlayArgs),
     /// List the embedded variants: slug, title, board (files×ranks), players.
     List,
     /// List the legal moves of a position, sorted, one a line.
@@ -116,6 +119,7 @@ pub fn main() -> ExitCode {
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
         Command::List => list::run(&mut out),
+        Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out),
         Command::Moves(args) => moves::run(&args, &mut out),
         Command::Perft(args) => perft::run(&args, &mut out),
     };

@@ -115,6 +115,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             kanji: p.kanji.clone(),
             betza: p.betza.clone(),
             value: p.value.unwrap_or(100),
+            hand_value: p.hand_value.unwrap_or(p.value.unwrap_or(100) * 115 / 100),
             rides: base_steps.iter().any(|s| s.max != 1),
         };
         if p.max_per_file == Some(0) {
@@ -148,6 +149,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
                     kanji: pr.kanji.clone(),
                     betza: pr.betza.clone(),
                     value: pr.value.unwrap_or(100),
+                    hand_value: 0,
                     rides: promoted_steps.iter().any(|s| s.max != 1),
                 });
                 steps.push(promoted_steps);

@@ -62,8 +62,10 @@ pub struct RoleInfo {
     pub kanji: Option<String>,
     /// The movement as written.
     pub betza: String,
-    /// Material value.
+    /// Material value on the board.
     pub value: i32,
+    /// Material value of one in hand.
+    pub hand_value: i32,
     /// Whether the role moves by riding at all (so the generator needs occupancy).
     pub rides: bool,
 }

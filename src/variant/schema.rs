@@ -76,6 +76,10 @@ pub struct PieceSpec {
     /// Material value for the engine's evaluation.
     #[serde(default)]
     pub value: Option<i32>,
+    /// Value of one such piece in hand (shogi players value a piece in hand
+    /// above the same piece on the board). Default: `value` plus 15%.
+    #[serde(default)]
+    pub hand_value: Option<i32>,
     /// What it becomes on promotion, written `+LETTER` in FEN.
     #[serde(default)]
     pub promotion: Option<PromotionSpec>,

@@ -1,0 +1,5 @@
+//! Drawing positions: text for terminals.
+
+mod terminal;
+
+pub use terminal::{Style, board_text};

@@ -1,0 +1,85 @@
+//! A position as text: shogi coordinates (file numbers from the right along
+//! the top, rank letters down the side), gote's pieces marked `v`, hands below.
+
+use std::fmt::Write;
+
+use crate::board::{Bitboard, Color, Square};
+use crate::position::Position;
+
+/// How to draw pieces.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Style {
+    /// Kanji (from the variant file) instead of letters, where the file has them.
+    pub kanji: bool,
+    /// ANSI colours: gote's pieces red, promoted pieces bold.
+    pub color: bool,
+}
+
+/// The board with coordinates, both hands and whose turn it is.
+pub fn board_text<B: Bitboard>(pos: &Position<'_, B>, style: Style) -> String {
+    let rules = pos.rules();
+    let t = rules.topology;
+    let mut s = String::new();
+    let hand = |color: Color| -> String {
+        let mut h = Vec::new();
+        for role in rules.all_roles() {
+            let n = pos.hand(color, role);
+            if n > 0 {
+                let info = rules.role(role);
+                let name = match (&info.kanji, style.kanji) {
+                    (Some(k), true) => k.chars().next().unwrap_or(info.letter).to_string(),
+                    _ => info.letter.to_string(),
+                };
+                h.push(if n > 1 { format!("{name}{n}") } else { name });
+            }
+        }
+        if h.is_empty() {
+            "-".to_string()
+        } else {
+            h.join(" ")
+        }
+    };
+    let _ = writeln!(s, "gote's hand:  {}", hand(Color::Gote));
+    let mut header = String::from("  ");
+    for file in 0..t.cols {
+        let _ = write!(header, "{:>4}", t.cols - file);
+    }
+    let _ = writeln!(s, "{header}");
+    let line = format!("   +{}", "---+".repeat(t.cols as usize));
+    let _ = writeln!(s, "{line}");
+    for row in 0..t.rows {
+        let rank = t.rows - 1 - row;
+        let _ = write!(s, "   |");
+        for file in 0..t.cols {
+            let sq = Square::new(rank * t.cols + file);
+            let cell = match pos.piece_at(sq) {
+                None => "   ".to_string(),
+                Some(p) => {
+                    let info = rules.role(p.role);
+                    let mark = if p.color == Color::Gote { 'v' } else { ' ' };
+                    let body = match (&info.kanji, style.kanji) {
+                        (Some(k), true) => k.chars().next().unwrap_or(info.letter).to_string(),
+                        _ => format!("{}{}", if info.promoted { "+" } else { "" }, info.letter),
+                    };
+                    let text = format!("{mark}{body}");
+                    let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+                    let padded = format!("{text}{}", " ".repeat(3usize.saturating_sub(width)));
+                    match (style.color, p.color, info.promoted) {
+                        (false, _, _) => padded,
+                        (true, Color::Gote, promoted) => format!(
+                            "\x1b[31{}m{padded}\x1b[0m",
+                            if promoted { ";1" } else { "" }
+                        ),
+                        (true, Color::Sente, true) => format!("\x1b[1m{padded}\x1b[0m"),
+                        (true, Color::Sente, false) => padded,
+                    }
+                }
+            };
+            let _ = write!(s, "{cell}|");
+        }
+        let _ = writeln!(s, " {}", (b'a' + row) as char);
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(s, "sente's hand: {}", hand(Color::Sente));
+    s
+}
