@@ -18,6 +18,7 @@ pub mod engine;
 pub mod error;
 pub mod notation;
 pub mod position;
+pub mod protocol;
 pub mod record;
 pub mod render;
 pub mod rules;

@@ -13,8 +13,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use koma::board::Bitboard;
 use koma::notation::Notation;
 use koma::position::{Position, Setup};
+use koma::protocol::{Dialect, Output, serve};
 use koma::rules::Rules;
 use koma::{Error, Game};
+use std::sync::{Arc, Mutex};
 
 /// koma: shogi variants as data. Games are read from variant files at run time.
 #[derive(Parser)]
@@ -26,6 +28,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the USI protocol on stdin/stdout (for shogi GUIs).
+    Usi(ProtocolArgs),
+    /// Speak UCI as Fairy-Stockfish does (UCI_Variant; FEN and its move notation).
+    Uci(ProtocolArgs),
     /// Play a game in the terminal against the engine (or another person).
     Play(play::PlayArgs),
     /// List the embedded variants: slug, title, board (files×ranks), players.
@@ -116,12 +122,15 @@ impl PositionArgs {
 /// Runs koma with the process's arguments; returns the exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let mut out = std::io::stdout().lock();
+    // The protocol loops share stdout with their search thread: no lock here.
+    let mut out = std::io::stdout();
     let result = match cli.command {
-        Command::List => list::run(&mut out),
-        Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out),
-        Command::Moves(args) => moves::run(&args, &mut out),
-        Command::Perft(args) => perft::run(&args, &mut out),
+        Command::Moves(args) => moves::run(&args, &mut out.lock()),
+        Command::Perft(args) => perft::run(&args, &mut out.lock()),
+        Command::List => list::run(&mut out.lock()),
+        Command::Usi(a) => protocol(Dialect::Usi, &a.variant),
+        Command::Uci(a) => protocol(Dialect::Uci, &a.variant),
+        Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out.lock()),
     };
     match result.and_then(|()| {
         out.flush()
@@ -133,6 +142,24 @@ pub fn main() -> ExitCode {
             ExitCode::from(exit_code(&e))
         }
     }
+}
+
+/// Arguments of `koma usi` and `koma uci`.
+#[derive(Args)]
+struct ProtocolArgs {
+    /// The variant until the GUI sets USI_Variant / UCI_Variant.
+    #[arg(long, short = 'v', default_value = "judkins-shogi")]
+    variant: String,
+}
+
+fn protocol(dialect: Dialect, variant: &str) -> Result<(), Error> {
+    let out: Output = Arc::new(Mutex::new(Box::new(std::io::stdout())));
+    serve(
+        dialect,
+        Box::new(std::io::BufReader::new(std::io::stdin())),
+        out,
+        variant,
+    )
 }
 
 /// 2 for misuse of the command, 1 for bad input.

@@ -108,10 +108,31 @@ pub fn embedded(slug: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
-/// Loads a variant by slug (embedded) or by path to a `.md` file.
+/// The other names of embedded variants (front matter `aliases`, such as
+/// Fairy-Stockfish's names), as (alias, slug) pairs.
+pub fn aliases() -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    for &(slug, text) in catalogue::CATALOGUE {
+        let Ok(doc) = split(text, slug) else { continue };
+        if let Some(Value::Sequence(names)) = doc.own.get("aliases") {
+            out.extend(
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|a| (a.to_string(), slug)),
+            );
+        }
+    }
+    out
+}
+
+/// Loads a variant by slug or alias (embedded) or by path to a `.md` file.
 pub fn load(name: &str) -> Result<Variant, VariantError> {
     if let Some(text) = embedded(name) {
         return from_text(text, &format!("variants/{name}.md"), None);
+    }
+    if let Some((_, slug)) = aliases().into_iter().find(|(a, _)| a == name) {
+        return load(slug);
     }
     let path = Path::new(name);
     if path.is_file() || name.ends_with(".md") || name.contains('/') {

@@ -1,0 +1,335 @@
+//! The USI and UCI loops, so that shogi GUIs and match runners can use koma.
+//!
+//! USI: `usi`, `isready`, `usinewgame`, `setoption name USI_Variant value V`,
+//! `position startpos|sfen S [moves ...]`, `go [btime wtime byoyomi binc winc
+//! movetime depth nodes infinite]`, `stop`, `quit`; moves in USI notation.
+//! UCI (Fairy-Stockfish's convention): the same with `uci`, `ucinewgame`,
+//! `UCI_Variant`, `position startpos|fen F`, and Fairy-Stockfish notation.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::board::{Bitboard, Color};
+use crate::engine::{Engine, Info, Limits};
+use crate::notation::{Notation, format_move};
+use crate::position::{Position, Setup};
+use crate::{Game, variant, with_rules};
+
+/// Which protocol to speak.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// The Universal Shogi Interface.
+    Usi,
+    /// The Universal Chess Interface, as Fairy-Stockfish speaks it.
+    Uci,
+}
+
+/// Where replies go, shared with the search thread.
+pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Output, line: &str) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+struct Session {
+    dialect: Dialect,
+    game: &'static Game,
+    start: Option<Setup>,
+    moves: Vec<String>,
+    engine: Arc<Mutex<Engine>>,
+    stop: Arc<AtomicBool>,
+    search: Option<JoinHandle<()>>,
+    out: Output,
+}
+
+/// Serves the protocol on `input` until `quit` or the end of the input (where
+/// a running search is allowed to finish).
+pub fn serve(
+    dialect: Dialect,
+    input: Box<dyn BufRead + Send>,
+    out: Output,
+    variant: &str,
+) -> Result<(), crate::Error> {
+    let game: &'static Game = Box::leak(Box::new(Game::load(variant)?));
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut s = Session {
+        dialect,
+        game,
+        start: None,
+        moves: Vec::new(),
+        engine: Arc::new(Mutex::new(Engine::new(64))),
+        stop: Arc::new(AtomicBool::new(false)),
+        search: None,
+        out,
+    };
+    s.run(rx);
+    Ok(())
+}
+
+impl Session {
+    fn run(&mut self, rx: Receiver<String>) {
+        while let Ok(line) = rx.recv() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some(&command) = words.first() else {
+                continue;
+            };
+            match command {
+                "usi" | "uci" => self.hello(),
+                "isready" => say(&self.out, "readyok"),
+                "usinewgame" | "ucinewgame" => {
+                    self.wait();
+                    if let Ok(mut e) = self.engine.lock() {
+                        e.clear();
+                    }
+                }
+                "setoption" => self.set_option(&words[1..]),
+                "position" => self.position(&words[1..]),
+                "go" => self.go(&words[1..]),
+                "stop" => self.halt(),
+                "quit" => {
+                    self.halt();
+                    return;
+                }
+                "gameover" | "ponderhit" | "debug" | "register" => {}
+                other => say(&self.out, &format!("info string unknown command '{other}'")),
+            }
+        }
+        self.wait();
+    }
+
+    fn hello(&self) {
+        let (option, ok) = match self.dialect {
+            Dialect::Usi => ("USI_Variant", "usiok"),
+            Dialect::Uci => ("UCI_Variant", "uciok"),
+        };
+        say(
+            &self.out,
+            &format!("id name koma {}", env!("CARGO_PKG_VERSION")),
+        );
+        say(&self.out, "id author the koma developers");
+        let names: Vec<String> = match self.dialect {
+            Dialect::Usi => variant::catalogue().iter().map(|s| s.to_string()).collect(),
+            Dialect::Uci => {
+                let aliases = variant::aliases();
+                variant::catalogue()
+                    .iter()
+                    .map(|s| {
+                        aliases
+                            .iter()
+                            .find(|(_, slug)| slug == s)
+                            .map_or(s.to_string(), |(a, _)| a.clone())
+                    })
+                    .collect()
+            }
+        };
+        let current = match self.dialect {
+            Dialect::Usi => self.game_slug(),
+            Dialect::Uci => {
+                let slug = self.game_slug();
+                variant::aliases()
+                    .into_iter()
+                    .find(|(_, s)| *s == slug)
+                    .map_or(slug, |(a, _)| a)
+            }
+        };
+        let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
+        say(
+            &self.out,
+            &format!("option name {option} type combo default {current}{vars}"),
+        );
+        say(
+            &self.out,
+            "option name Hash type spin default 64 min 1 max 4096",
+        );
+        say(&self.out, ok);
+    }
+
+    fn game_slug(&self) -> String {
+        with_rules!(self.game, rules => rules.slug.clone())
+    }
+
+    fn set_option(&mut self, words: &[&str]) {
+        let text = words.join(" ");
+        let Some(rest) = text.strip_prefix("name ") else {
+            return;
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        match name {
+            "USI_Variant" | "UCI_Variant" => {
+                self.wait();
+                match Game::load(value) {
+                    Ok(g) => {
+                        self.game = Box::leak(Box::new(g));
+                        self.start = None;
+                        self.moves.clear();
+                    }
+                    Err(e) => say(&self.out, &format!("info string error: {e}")),
+                }
+            }
+            "Hash" | "USI_Hash" => {
+                if let Ok(mb) = value.parse::<usize>() {
+                    self.wait();
+                    self.engine = Arc::new(Mutex::new(Engine::new(mb.clamp(1, 4096))));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn position(&mut self, words: &[&str]) {
+        let split = words
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(words.len());
+        let (setup_words, moves) = words.split_at(split);
+        let start = match setup_words.first() {
+            Some(&"startpos") => None,
+            Some(&"sfen") => match Setup::parse_sfen(&setup_words[1..].join(" ")) {
+                Ok(s) => Some(s),
+                Err(e) => return say(&self.out, &format!("info string error: bad SFEN: {e}")),
+            },
+            Some(&"fen") => match Setup::parse_fen(&setup_words[1..].join(" ")) {
+                Ok(s) => Some(s),
+                Err(e) => return say(&self.out, &format!("info string error: bad FEN: {e}")),
+            },
+            _ => {
+                return say(
+                    &self.out,
+                    "info string error: expected 'position startpos|sfen ...|fen ...'",
+                );
+            }
+        };
+        let moves: Vec<String> = moves.iter().skip(1).map(|m| m.to_string()).collect();
+        // Check now, so that a bad position is reported where it was given.
+        let ok = with_rules!(self.game, rules => build(rules, start.as_ref(), &moves).map(|_| ()));
+        match ok {
+            Ok(()) => {
+                self.start = start;
+                self.moves = moves;
+            }
+            Err(e) => say(&self.out, &format!("info string error: {e}")),
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        self.wait();
+        self.stop.store(false, Ordering::Relaxed);
+        let value = |key: &str| -> Option<u64> {
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|i| words.get(i + 1))
+                .and_then(|v| v.parse().ok())
+        };
+        let infinite = words.contains(&"infinite");
+        let dialect = self.dialect;
+        let (start, moves) = (self.start.clone(), self.moves.clone());
+        let (engine, stop, out) = (self.engine.clone(), self.stop.clone(), self.out.clone());
+        with_rules!(self.game, rules => {
+            let Ok(mut pos) = build(rules, start.as_ref(), &moves) else {
+                return say(&self.out, "info string error: no valid position");
+            };
+            // Sente's clock: USI calls it btime (black), UCI wtime (white moves first there).
+            let (ours, inc) = match (dialect, pos.turn()) {
+                (Dialect::Usi, Color::Sente) | (Dialect::Uci, Color::Gote) => (value("btime"), value("binc")),
+                _ => (value("wtime"), value("winc")),
+            };
+            let byoyomi = value("byoyomi").unwrap_or(0);
+            let time = if infinite {
+                None
+            } else if let Some(t) = value("movetime") {
+                Some(t)
+            } else if ours.is_some() || byoyomi > 0 {
+                let budget = ours.unwrap_or(0) / 30 + inc.unwrap_or(0) + byoyomi;
+                Some(budget.saturating_sub(50).max(10))
+            } else if value("depth").is_none() && value("nodes").is_none() {
+                Some(2000)
+            } else {
+                None
+            };
+            let limits = Limits { depth: value("depth").map(|d| d as u32), nodes: value("nodes"), time: time.map(Duration::from_millis) };
+            self.search = Some(std::thread::spawn(move || {
+                let Ok(mut engine) = engine.lock() else { return };
+                let notation = if dialect == Dialect::Usi { Notation::Usi } else { Notation::Fairy };
+                let root = pos.clone();
+                let (best, _) = engine.think(&mut pos, limits, &stop, |info| {
+                    let mut p = root.clone();
+                    let mut pv = Vec::new();
+                    for &m in &info.pv {
+                        pv.push(format_move(&p, m, notation));
+                        p.play(m);
+                    }
+                    say(&out, &format!("{} pv {}", info_line(info), pv.join(" ")));
+                });
+                let text = match (best, dialect) {
+                    (Some(m), _) => format_move(&root, m, notation),
+                    (None, Dialect::Usi) => "resign".to_string(),
+                    (None, Dialect::Uci) => "(none)".to_string(),
+                };
+                say(&out, &format!("bestmove {text}"));
+            }));
+        });
+    }
+
+    fn halt(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.wait();
+    }
+
+    fn wait(&mut self) {
+        if let Some(h) = self.search.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+fn info_line(info: &Info) -> String {
+    let score = match info.mate_in() {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {}", info.score),
+    };
+    format!(
+        "info depth {} score {score} nodes {} time {}",
+        info.depth,
+        info.nodes,
+        info.elapsed.as_millis()
+    )
+}
+
+fn build<'r, B: Bitboard>(
+    rules: &'r crate::rules::Rules<B>,
+    start: Option<&Setup>,
+    moves: &[String],
+) -> Result<Position<'r, B>, crate::Error> {
+    let setup = start.unwrap_or(&rules.start);
+    let mut pos = Position::new(rules, setup).map_err(|source| crate::Error::Position {
+        variant: rules.slug.clone(),
+        source,
+    })?;
+    for (i, m) in moves.iter().enumerate() {
+        let mv = pos.parse_move(m).map_err(|source| crate::Error::Move {
+            number: i + 1,
+            source,
+        })?;
+        pos.play(mv);
+    }
+    Ok(pos)
+}
