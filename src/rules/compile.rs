@@ -188,7 +188,10 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         for p in row.iter().flatten() {
             if rules
                 .role_by_letter(p.letter, p.promoted)
-                .is_some_and(|r| rules.role(r).royal)
+                .is_some_and(|r| {
+                    let info = rules.role(r);
+                    info.royal || info.promotion.is_some_and(|q| rules.role(q).royal)
+                })
             {
                 rules.start_royals[p.color.index()] += 1;
             }

@@ -117,7 +117,8 @@ pub struct Rules<B> {
     pub drop_promoted: bool,
     /// Whether a side's last royal may not be left attacked.
     pub check: bool,
-    /// Royal pieces of each side in the start position.
+    /// Royal pieces of each side in the start position, with the pieces
+    /// that may promote to a royal one.
     pub start_royals: [u32; 2],
     /// Whether some role wins by reaching the last rank.
     pub has_tries: bool,

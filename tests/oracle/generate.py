@@ -51,11 +51,13 @@ out in the order the games visited them.
 import argparse
 import datetime
 import importlib.util
+import multiprocessing
 import os
 import random
 import re
 import shlex
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,6 +71,10 @@ SLUG = {
 }
 DROP_MATE_VARIANTS = ["judkins", "shogi", "minishogi", "gorogoro", "euroshogi", "torishogi"]
 MAX_PLIES = 200
+# drop-mate file: extra search games per variant where the main games found fewer than DROPMATE_WANT
+DROPMATE_WANT = 4
+DROPMATE_PER_GAME = 2
+DROPMATE_GAMES = {"judkins": 200, "minishogi": 200, "gorogoro": 200, "shogi": 40, "euroshogi": 40, "torishogi": 60}
 MOVE_RE = re.compile(r"^(?:(\+?[A-Za-z])@|([a-z])(\d+))([a-z])(\d+)([+-]?)$")
 
 
@@ -76,7 +82,50 @@ def load_oracle(path):
     spec = importlib.util.spec_from_file_location("fsoracle", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
+    mod.sf = FastSF(mod.sf)
     return mod
+
+
+class FastSF:
+    """Stand-in for the pyffish module inside the oracle, for speed only.
+
+    Every pyffish call costs ~3 ms here (it re-initialises the variant), and
+    the oracle asks gives_check() for every pawn drop. A dropped pawn (or
+    swallow) moves one step forward and a drop uncovers no line, so the drop
+    gives check exactly when it lands on the square in front of the enemy
+    king; other pawn drops get False without asking Fairy-Stockfish. The last
+    legal_moves() answer is also remembered, so the raw list the generator
+    compares with costs nothing. `--verify N` checks this against plain pyffish.
+    """
+
+    def __init__(self, sf):
+        self._sf = sf
+        self._last = None
+
+    def __getattr__(self, name):
+        return getattr(self._sf, name)
+
+    def legal_moves(self, variant, fen, moves):
+        key = (variant, fen, tuple(moves))
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self._sf.legal_moves(variant, fen, moves))
+        return list(self._last[1])
+
+    def gives_check(self, variant, fen, moves):
+        if len(moves) == 1 and not self.drop_may_check(fen, moves[0]):
+            return False
+        return self._sf.gives_check(variant, fen, moves)
+
+    @staticmethod
+    def drop_may_check(fen, move):
+        m = MOVE_RE.match(move)
+        if m is None or not m.group(1) or m.group(1).upper() not in ("P", "S"):
+            return True  # not a pawn/swallow drop: ask FS
+        side = fen.split(" ")[1]
+        board = board_of(fen)
+        step = 1 if side == "w" else -1
+        ahead = f"{m.group(4)}{int(m.group(5)) + step}"
+        return board.get(ahead) == ("k" if side == "w" else "K")
 
 
 # Start FENs (as in shared/perft/start-positions.tsv; kept here so that the
@@ -154,7 +203,7 @@ class Gen:
         rng = random.Random(seed)
         fen = start
         for ply in range(MAX_PLIES + 1):
-            if self.sf.is_immediate_game_end(variant, fen, [])[0]:
+            if variant in ("dobutsu", "shoshogi") and self.sf.is_immediate_game_end(variant, fen, [])[0]:
                 return
             legal, check, dm = self.info(variant, fen)
             on_position(ply, fen, legal, check, dm)
@@ -183,21 +232,21 @@ class Gen:
         """Pool of distinct positions from enough games for `target` picks."""
         pool = {}
         order = []
-        state = {"game": 0}
+        state = {"game": 0, "seed": seed0}
 
         def on_position(ply, fen, legal, check, dm):
             key = pos_key(fen)
             if dm and variant in DROP_MATE_VARIANTS:
-                dropmates.setdefault((variant, key), (fen, check, legal))
+                add_dropmate(dropmates, variant, key, state["seed"], (fen, check, legal))
             if key in pool:
                 return
             pool[key] = (fen, check, legal, state["game"], ply)
             order.append(key)
 
-        # play games until the pool is about 8x the target (at most 400 games)
+        # play games until the pool is about 4x the target (at most 400 games)
         g = 0
-        while len(pool) < 8 * target and g < 400:
-            state["game"] = g
+        while len(pool) < 4 * target and g < 400:
+            state["game"], state["seed"] = g, seed0 + g
             self.game(variant, start, seed0 + g, on_position)
             g += 1
         return pool, order, g
@@ -227,7 +276,7 @@ def line(fen, check, legal):
     return f"{fen}\t{int(check)}\t{' '.join(legal)}"
 
 
-def header(oracle_path, extra):
+def header(extra):
     try:
         from importlib.metadata import version
         pv = version("pyffish")
@@ -243,75 +292,149 @@ def header(oracle_path, extra):
     ] + extra + ["# columns: fen<TAB>in_check(0|1)<TAB>sorted legal moves (space-separated; empty = none)"]
 
 
+def build_variant(oracle_path, variant):
+    """Positions of one output file: (lines, header notes, drop-mate finds)."""
+    gen = Gen(load_oracle(oracle_path))
+    dropmates = {}
+    lines, notes, seen = [], [], set()
+    t0 = time.time()
+    for (v, start, target, seed0) in SETS[variant]:
+        pool, order, games = gen.collect(v, start, target, seed0, dropmates)
+        picked = [k for k in gen.select(pool, order, target, seed0) if k not in seen]
+        seen.update(picked)
+        n_m = sum(1 for k in picked if not pool[k][2])
+        n_c = sum(1 for k in picked if pool[k][1])
+        n_h = sum(1 for k in picked if hand_of(pool[k][0]))
+        n_p = sum(1 for k in picked if "+" in pool[k][0].split(" ")[0].split("[")[0])
+        notes.append(f"# set: {len(picked)} positions from {start!r}: games with seeds "
+                     f"{seed0}..{seed0 + games - 1} (max {MAX_PLIES} plies), pool {len(pool)} distinct; "
+                     f"{n_m} without legal moves, {n_c} in check, {n_h} with pieces in hand, {n_p} with promoted pieces")
+        lines += [line(pool[k][0], pool[k][1], pool[k][2]) for k in picked]
+    for fen in EXTRA.get(variant, []):
+        if pos_key(fen) in seen:
+            continue
+        legal, check, dm = gen.info(variant, fen)
+        if dm:
+            add_dropmate(dropmates, variant, pos_key(fen), ("extra", fen), (fen, check, legal))
+        notes.append(f"# extra: {fen!r} (given by hand)")
+        lines.append(line(fen, check, legal))
+    print(f"generate: {variant}: {time.time() - t0:.1f} s", file=sys.stderr)
+    return variant, lines, notes, dropmates
+
+
+def add_dropmate(found, variant, key, game, row):
+    """Keep a drop-mate position, at most DROPMATE_PER_GAME of them per game
+    (a random game can sit in the same mating net for many plies)."""
+    if (variant, key) in found:
+        return
+    if sum(1 for v in found.values() if v[0] == game) >= DROPMATE_PER_GAME:
+        return
+    found[(variant, key)] = (game, row)
+
+
+def search_dropmates(oracle_path, variant, seed0, games, want):
+    """Extra random games looking for drop-mate positions only, until `want`
+    are found or after `games` games."""
+    gen = Gen(load_oracle(oracle_path))
+    found = {}
+    g = 0
+    while g < games and len(found) < want:
+        g += 1
+        gen.game(variant, STARTS[variant][0], seed0 + g - 1,
+                 lambda ply, fen, legal, check, dm: dm and add_dropmate(found, variant, pos_key(fen), ("search", g), (fen, check, legal)))
+    return variant, found, seed0, g
+
+
+def verify(oracle_path, n):
+    """Check the FastSF shortcuts against plain pyffish on n random positions per variant."""
+    o = load_oracle(oracle_path)
+    plain = o.sf._sf
+    gen = Gen(o)
+    bad = 0
+    for variant in SETS:
+        count = [0]
+
+        def on_position(ply, fen, legal, check, dm):
+            nonlocal bad
+            if count[0] >= n:
+                return
+            count[0] += 1
+            o.sf = plain
+            ref = sorted(o.legal_moves(variant, fen, []))
+            o.sf = gen.sf
+            end = plain.is_immediate_game_end(variant, fen, [])[0]
+            if ref != legal or (end and variant not in ("dobutsu", "shoshogi")):
+                bad += 1
+                print(f"MISMATCH {variant} {fen}", file=sys.stderr)
+
+        for g in range(100):
+            if count[0] >= n:
+                break
+            gen.game(variant, STARTS[variant][0], 777 + g, on_position)
+        print(f"verify: {variant}: {count[0]} positions checked", file=sys.stderr)
+    print(f"verify: {bad} mismatches", file=sys.stderr)
+    return bad == 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(REPO.parent / "shared" / "oracle" / "fsoracle.py")))
     ap.add_argument("--out", default=str(REPO / "tests" / "oracle"))
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="comma-separated slugs (and/or drop-mates) to write")
+    ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="worker processes (output does not depend on it)")
+    ap.add_argument("--verify", type=int, default=0, metavar="N",
+                    help="instead of writing files, check the speed-ups against plain pyffish on N positions per variant")
     a = ap.parse_args()
-    oracle = load_oracle(a.oracle)
-    gen = Gen(oracle)
+    a.oracle = str(Path(a.oracle).resolve())
+    if not Path(a.oracle).exists():
+        sys.exit(f"generate: oracle not found: {a.oracle} (use --oracle or FSORACLE)")
+    if a.verify:
+        sys.exit(0 if verify(a.oracle, a.verify) else 1)
     only = set(s for s in a.only.split(",") if s)
+    want_dm = not only or "drop-mates" in only
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    variants = [v for v in SETS if not only or SLUG[v] in only or (want_dm and v in DROP_MATE_VARIANTS)]
+    # biggest jobs first
+    variants.sort(key=lambda v: -sum(t for (_, _, t, _) in SETS[v]) * (3 if v in ("shogi", "euroshogi", "shoshogi") else 1))
+
     dropmates = {}
+    with multiprocessing.Pool(max(1, a.jobs)) as pool:
+        results = pool.starmap(build_variant, [(a.oracle, v) for v in variants])
+        for variant, lines, notes, dms in results:
+            dropmates.update(dms)
+            slug = SLUG[variant]
+            if not only or slug in only:
+                path = out / f"{slug}.tsv"
+                path.write_text("\n".join(header(notes) + lines) + "\n")
+                print(f"{path}: {len(lines)} positions", file=sys.stderr)
 
-    for variant, sets in SETS.items():
-        slug = SLUG[variant]
-        want = not only or slug in only
-        if not want and not (variant in DROP_MATE_VARIANTS and (not only or "drop-mates" in only)):
-            continue
-        lines, notes, seen = [], [], set()
-        for (v, start, target, seed0) in sets:
-            pool, order, games = gen.collect(v, start, target, seed0, dropmates)
-            picked = [k for k in gen.select(pool, order, target, seed0) if k not in seen]
-            seen.update(picked)
-            n_m = sum(1 for k in picked if not pool[k][2])
-            n_c = sum(1 for k in picked if pool[k][1])
-            n_h = sum(1 for k in picked if hand_of(pool[k][0]))
-            n_p = sum(1 for k in picked if "+" in pool[k][0].split(" ")[0].split("[")[0])
-            notes.append(f"# set: {len(picked)} positions from {start!r}: games with seeds "
-                         f"{seed0}..{seed0 + games - 1} (max {MAX_PLIES} plies), pool {len(pool)} distinct; "
-                         f"{n_m} without legal moves, {n_c} in check, {n_h} with pieces in hand, {n_p} with promoted pieces")
-            lines += [line(pool[k][0], pool[k][1], pool[k][2]) for k in picked]
-        for fen in EXTRA.get(variant, []):
-            if pos_key(fen) in seen:
-                continue
-            legal, check, dm = gen.info(variant, fen)
-            if dm:
-                dropmates.setdefault((variant, pos_key(fen)), (fen, check, legal))
-            notes.append(f"# extra: {fen!r} (given by hand)")
-            lines.append(line(fen, check, legal))
-        if want:
-            path = out / f"{slug}.tsv"
-            path.write_text("\n".join(header(a.oracle, notes) + lines) + "\n")
-            print(f"{path}: {len(lines)} positions", file=sys.stderr)
-
-    if not only or "drop-mates" in only:
-        # more games where the main sets found few drop mates
-        extra_notes = []
-        for i, variant in enumerate(DROP_MATE_VARIANTS):
-            have = sum(1 for (v, _) in dropmates if v == variant)
-            seed0 = 90000 + 1000 * i
-            g = 0
-            limit = {"shogi": 60, "euroshogi": 60, "torishogi": 80}.get(variant, 300)
-            while have < 4 and g < limit:
-                gen.game(variant, STARTS[variant][0], seed0 + g,
-                         lambda ply, fen, legal, check, dm: dm and dropmates.setdefault((variant, pos_key(fen)), (fen, check, legal)))
+        if want_dm:
+            # more games where the main sets found few drop mates
+            jobs = []
+            for i, variant in enumerate(DROP_MATE_VARIANTS):
                 have = sum(1 for (v, _) in dropmates if v == variant)
-                g += 1
-            if g:
-                extra_notes.append(f"# search: {variant}: {g} extra games with seeds {seed0}..{seed0 + g - 1}")
+                if have < DROPMATE_WANT:
+                    jobs.append((a.oracle, variant, 90000 + 1000 * i, DROPMATE_GAMES[variant], DROPMATE_WANT - have))
+            extra_notes = []
+            for variant, found, s0, n in pool.starmap(search_dropmates, jobs):
+                extra_notes.append(f"# search: {variant}: {n} extra games with seeds {s0}..{s0 + n - 1}, {len(found)} found")
+                for k, val in found.items():
+                    dropmates.setdefault(k, val)
+
+    if want_dm:
         rows = []
-        for (variant, key), (fen, check, legal) in dropmates.items():
-            rows.append(f"{SLUG[variant]}\t{line(fen, check, legal)}")
+        for variant in DROP_MATE_VARIANTS:
+            for (v, key), (_, (fen, check, legal)) in sorted(dropmates.items(), key=lambda kv: kv[0][1]):
+                if v == variant:
+                    rows.append(f"{SLUG[variant]}\t{line(fen, check, legal)}")
         counts = {}
         for (variant, _) in dropmates:
             counts[SLUG[variant]] = counts.get(SLUG[variant], 0) + 1
         notes = ["# positions met in the games of the main files (same seeds) and in extra searches, "
                  "where FS's raw legal_moves has a pawn/swallow drop that the oracle removes as a drop mate",
                  "# per variant: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))] + extra_notes
-        hdr = header(a.oracle, notes)
+        hdr = header(notes)
         hdr[-1] = "# columns: slug<TAB>fen<TAB>in_check(0|1)<TAB>sorted legal moves (oracle's, drop mates removed)"
         path = out / "drop-mates.tsv"
         path.write_text("\n".join(hdr + rows) + "\n")
