@@ -42,6 +42,9 @@ pub enum Error {
         /// What is wrong.
         source: MoveError,
     },
+    /// An input checked by `validate` is not valid (the details were given).
+    #[error("{0}")]
+    Invalid(String),
     /// A command was used wrongly.
     #[error("{0}")]
     Usage(String),

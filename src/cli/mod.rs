@@ -5,6 +5,7 @@ mod list;
 mod moves;
 mod perft;
 mod play;
+mod validate;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Check variant files, or a game record with --game.
+    Validate(validate::ValidateArgs),
     /// Speak the USI protocol on stdin/stdout (for shogi GUIs).
     Usi(ProtocolArgs),
     /// Speak UCI as Fairy-Stockfish does (UCI_Variant; FEN and its move notation).
@@ -128,6 +131,7 @@ pub fn main() -> ExitCode {
         Command::Moves(args) => moves::run(&args, &mut out.lock()),
         Command::Perft(args) => perft::run(&args, &mut out.lock()),
         Command::List => list::run(&mut out.lock()),
+        Command::Validate(args) => validate::run(&args, &mut out.lock()),
         Command::Usi(a) => protocol(Dialect::Usi, &a.variant),
         Command::Uci(a) => protocol(Dialect::Uci, &a.variant),
         Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out.lock()),

@@ -186,13 +186,10 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
     for row in rules.start.ranks.iter() {
         for p in row.iter().flatten() {
-            if rules
-                .role_by_letter(p.letter, p.promoted)
-                .is_some_and(|r| {
-                    let info = rules.role(r);
-                    info.royal || info.promotion.is_some_and(|q| rules.role(q).royal)
-                })
-            {
+            if rules.role_by_letter(p.letter, p.promoted).is_some_and(|r| {
+                let info = rules.role(r);
+                info.royal || info.promotion.is_some_and(|q| rules.role(q).royal)
+            }) {
                 rules.start_royals[p.color.index()] += 1;
             }
         }

@@ -6,5 +6,6 @@ mod common;
 mod moves;
 mod oracle;
 mod perft;
+mod play;
 mod properties;
 mod walkthrough;

@@ -1,0 +1,132 @@
+//! `koma validate`: variant files, or a game record with `--game`.
+
+use std::io::Write;
+
+use clap::Args;
+use koma::position::{Outcome, Position, Setup};
+use koma::record::{self, Start};
+use koma::{Error, Game, with_rules};
+
+use super::emit;
+use super::play::describe;
+
+/// Arguments of `koma validate`.
+#[derive(Args)]
+pub struct ValidateArgs {
+    /// Variant files to check (or, with --game, nothing).
+    files: Vec<String>,
+    /// Check a game record instead: its moves are replayed and judged.
+    #[arg(long, value_name = "RECORD")]
+    game: Option<String>,
+    /// The record's variant, when the record does not name one.
+    #[arg(long, short = 'v')]
+    variant: Option<String>,
+}
+
+/// Runs the checks; an invalid input is an error (exit 1).
+pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<(), Error> {
+    match &args.game {
+        Some(path) => {
+            if !args.files.is_empty() {
+                return Err(Error::Usage(
+                    "give either variant files or --game RECORD, not both".into(),
+                ));
+            }
+            game(path, args.variant.as_deref(), out)
+        }
+        None if args.files.is_empty() => Err(Error::Usage(
+            "name the variant files to check, or --game RECORD".into(),
+        )),
+        None => {
+            let mut failed = 0;
+            for file in &args.files {
+                match Game::load(file) {
+                    Ok(g) => with_rules!(&g, rules => {
+                        let t = rules.topology;
+                        let pieces: Vec<String> = rules.roles.iter().filter(|r| !r.promoted).map(|r| r.letter.to_string()).collect();
+                        emit(out, format_args!(
+                            "{file}: ok: {}, {}×{} board, pieces {}, promotion zone {}, drops {}",
+                            rules.title,
+                            t.cols,
+                            t.rows,
+                            pieces.join(" "),
+                            rules.zone[0].count_ones() / t.cols as u32,
+                            if rules.drops { "yes" } else { "no" },
+                        ))?;
+                    }),
+                    Err(e) => {
+                        failed += 1;
+                        let _ = writeln!(std::io::stderr(), "{e}");
+                    }
+                }
+            }
+            if failed > 0 {
+                Err(Error::Invalid(format!(
+                    "{failed} of {} variant files are invalid",
+                    args.files.len()
+                )))
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+fn game(path: &str, variant: Option<&str>, out: &mut dyn Write) -> Result<(), Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::Invalid(format!("cannot read {path}: {e}")))?;
+    let rec = record::parse(&text).map_err(|e| Error::Invalid(format!("{path}: {e}")))?;
+    let name = match (&rec.variant, variant) {
+        (Some(r), Some(v)) if r != v => {
+            return Err(Error::Invalid(format!(
+                "{path}: the record is for '{r}' but --variant says '{v}'"
+            )));
+        }
+        (Some(r), _) => r.clone(),
+        (None, Some(v)) => v.to_string(),
+        (None, None) => {
+            return Err(Error::Invalid(format!(
+                "{path}: the record names no variant: add 'variant: SLUG' or use --variant"
+            )));
+        }
+    };
+    let g = Game::load(&name)?;
+    with_rules!(&g, rules => {
+        let setup = match &rec.start {
+            None => rules.start.clone(),
+            Some(Start::Fen(f)) => Setup::parse_fen(f).map_err(|source| Error::Setup { kind: "FEN", text: f.clone(), source })?,
+            Some(Start::Sfen(f)) => Setup::parse_sfen(f).map_err(|source| Error::Setup { kind: "SFEN", text: f.clone(), source })?,
+        };
+        let mut pos = Position::new(rules, &setup).map_err(|source| Error::Position { variant: rules.slug.clone(), source })?;
+        for (i, m) in rec.moves.iter().enumerate() {
+            if let Some(o) = pos.outcome() {
+                return Err(Error::Invalid(format!(
+                    "{path}:{}: move {}, {}: the game was already over ({})",
+                    m.line,
+                    i + 1,
+                    m.text,
+                    describe(&o)
+                )));
+            }
+            match pos.parse_move(&m.text) {
+                Ok(mv) => pos.play(mv),
+                Err(e) => {
+                    let reason = match e {
+                        koma::notation::MoveError::Unreadable { reason, .. } | koma::notation::MoveError::Illegal { reason, .. } => reason,
+                    };
+                    return Err(Error::Invalid(format!("{path}:{}: move {}, {}: {reason}", m.line, i + 1, m.text)));
+                }
+            }
+        }
+        emit(out, format_args!("{path}: {} moves of {}, all legal", rec.moves.len(), rules.title))?;
+        emit(out, format_args!("to move: {}{}", pos.turn().name(), if pos.in_check() { " (in check)" } else { "" }))?;
+        let verdict = match pos.outcome() {
+            None => "the game goes on".to_string(),
+            Some(o @ Outcome::Win { .. }) | Some(o @ Outcome::Draw { .. }) => describe(&o),
+        };
+        emit(out, format_args!("result: {verdict}"))?;
+        emit(out, format_args!("repetitions of the final position: {}", pos.repetitions()))?;
+        emit(out, format_args!("sfen: {}", pos.sfen()))?;
+        Ok(())
+    })
+}

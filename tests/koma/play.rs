@@ -1,0 +1,183 @@
+//! `koma play`, `koma usi`, `koma uci` and `koma validate --game`, driven
+//! through stdin as a person or a GUI would.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], input: &str) -> (String, String, Option<i32>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koma runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    let o = child.wait_with_output().expect("koma ends");
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.status.code(),
+    )
+}
+
+/// The SFEN lines printed by the `sfen` command (after a prompt).
+fn sfens(out: &str) -> Vec<String> {
+    out.lines()
+        .filter_map(|l| {
+            l.trim_start_matches("sente> ")
+                .trim_start_matches("gote> ")
+                .strip_prefix("sfen ")
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+const MATE_IN_ONE: &str = "k5/2G3/1P4/6/6/5K[] w - - 0 1";
+
+#[test]
+fn a_scripted_game_ends_in_checkmate() {
+    let (out, err, code) = run(&["play", "--fen", MATE_IN_ONE, "--gote", "human"], "4b5b\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("Game over: sente wins by checkmate"), "{out}");
+}
+
+#[test]
+fn illegal_and_unreadable_input_is_refused_and_the_game_goes_on() {
+    let (out, _, code) = run(
+        &["play", "--gote", "human"],
+        "6e6c\nnonsense\nsfen\n6e6d\nsfen\n",
+    );
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("6e6c is illegal: a pawn cannot move from 6e to 6c"),
+        "{out}"
+    );
+    assert!(out.contains("'nonsense' is not a move"), "{out}");
+    assert_eq!(
+        sfens(&out),
+        [
+            "rbsgkn/5p/6/6/P5/NKGSBR b - 1",
+            "rbsgkn/5p/6/P5/6/NKGSBR w - 2"
+        ]
+    );
+}
+
+#[test]
+fn undo_takes_back_the_engine_reply_too() {
+    let (out, _, _) = run(&["play", "--depth", "2"], "6e6d\nundo\nsfen\nquit\n");
+    assert!(out.contains("koma (gote) plays"), "{out}");
+    assert_eq!(sfens(&out), ["rbsgkn/5p/6/6/P5/NKGSBR b - 1"], "{out}");
+}
+
+#[test]
+fn the_promotion_choice_is_asked() {
+    let (out, _, _) = run(
+        &[
+            "play",
+            "--fen",
+            "k5/6/2S3/6/6/5K[] w - - 0 1",
+            "--gote",
+            "human",
+        ],
+        "4c4b\ny\nsfen\n",
+    );
+    assert!(out.contains("Promote? [y/n]"), "{out}");
+    assert_eq!(sfens(&out), ["k5/2+S3/6/6/6/5K w - 2"], "{out}");
+}
+
+#[test]
+fn the_engine_beats_itself_to_a_result() {
+    let (out, _, code) = run(
+        &[
+            "play", "--sente", "engine", "--gote", "engine", "--depth", "2",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0));
+    assert!(out.contains("Game over:"), "{out}");
+}
+
+#[test]
+fn a_saved_game_validates() {
+    let path = std::env::temp_dir().join(format!("koma-saved-{}.txt", std::process::id()));
+    let p = path.to_str().expect("utf-8");
+    let (out, _, _) = run(
+        &["play", "--fen", MATE_IN_ONE, "--gote", "human"],
+        &format!("4b5b\nsave {p}\nquit\n"),
+    );
+    assert!(out.contains("Saved the game"), "{out}");
+    let (out, err, code) = run(&["validate", "--game", p], "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("result: sente wins by checkmate"), "{out}");
+    assert!(out.contains("sfen: k5/1G4/1P4/6/6/5K w - 2"), "{out}");
+}
+
+#[test]
+fn an_illegal_record_names_the_move_and_the_reason() {
+    let path = std::env::temp_dir().join(format!("koma-bad-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        "variant: judkins-shogi\n# a comment\n6e6d 1b1c\nP*6c\n",
+    )
+    .expect("written");
+    let (_, err, code) = run(&["validate", "--game", path.to_str().expect("utf-8")], "");
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains(":4: move 3, P*6c: sente has no pawn in hand"),
+        "{err}"
+    );
+}
+
+/// A USI conversation with the variable parts (times) blanked.
+fn transcript(args: &[&str], input: &str) -> String {
+    let (out, _, code) = run(args, input);
+    assert_eq!(code, Some(0));
+    out.lines()
+        .map(|l| match l.split_once(" time ") {
+            Some((a, b)) => format!("{a} time _ {}", b.split_once(' ').map_or("", |x| x.1)),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn usi_conversation() {
+    insta::assert_snapshot!(transcript(
+        &["usi"],
+        "usi\nisready\nusinewgame\nposition startpos moves 6e6d 6a6d\ngo depth 3\n"
+    ));
+}
+
+#[test]
+fn uci_conversation_in_fairy_stockfish_style() {
+    insta::assert_snapshot!(transcript(
+        &["uci"],
+        "uci\nsetoption name UCI_Variant value minishogi\nisready\nposition fen rbsgk/4p/5/P4/KGSBR[] w - - 0 1 moves a2a3\ngo depth 3\n"
+    ));
+}
+
+#[test]
+fn bad_protocol_input_is_reported_not_fatal() {
+    let (out, _, code) = run(
+        &["usi"],
+        "position sfen nonsense\nposition startpos moves 9z9z\nfrobnicate\nisready\n",
+    );
+    assert_eq!(code, Some(0));
+    assert!(out.contains("info string error: bad SFEN"), "{out}");
+    assert!(
+        out.contains("info string error: move 1: '9z9z' is not a move"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string unknown command 'frobnicate'"),
+        "{out}"
+    );
+    assert!(out.ends_with("readyok\n"), "{out}");
+}
