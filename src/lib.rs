@@ -48,10 +48,15 @@ impl Game {
     /// Compiles a loaded variant, choosing the bitboard width from its board.
     pub fn compile(v: &Variant) -> Result<Game, Error> {
         let t = &v.engine.topology;
+        let located = |e: rules::RulesError| {
+            Error::Variant(variant::VariantError::Diagnostics(
+                variant::locate_problems(&e.problems, &v.sources),
+            ))
+        };
         if (t.rows as u64) * (t.cols as u64) <= 64 {
-            Ok(Game::Narrow(rules::compile(v)?))
+            Ok(Game::Narrow(rules::compile(v).map_err(located)?))
         } else {
-            Ok(Game::Wide(rules::compile(v)?))
+            Ok(Game::Wide(rules::compile(v).map_err(located)?))
         }
     }
 }

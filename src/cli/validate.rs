@@ -41,19 +41,9 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<(), Error> {
             let mut failed = 0;
             for file in &args.files {
                 match Game::load(file) {
-                    Ok(g) => with_rules!(&g, rules => {
-                        let t = rules.topology;
-                        let pieces: Vec<String> = rules.roles.iter().filter(|r| !r.promoted).map(|r| r.letter.to_string()).collect();
-                        emit(out, format_args!(
-                            "{file}: ok: {}, {}×{} board, pieces {}, promotion zone {}, drops {}",
-                            rules.title,
-                            t.cols,
-                            t.rows,
-                            pieces.join(" "),
-                            rules.zone[0].count_ones() / t.cols as u32,
-                            if rules.drops { "yes" } else { "no" },
-                        ))?;
-                    }),
+                    Ok(g) => {
+                        with_rules!(&g, rules => emit(out, format_args!("{file}: ok: {}", summary(rules)))?)
+                    }
                     Err(e) => {
                         failed += 1;
                         let _ = writeln!(std::io::stderr(), "{e}");
@@ -129,4 +119,60 @@ fn game(path: &str, variant: Option<&str>, out: &mut dyn Write) -> Result<(), Er
         emit(out, format_args!("sfen: {}", pos.sfen()))?;
         Ok(())
     })
+}
+
+/// A variant's rules in one line.
+fn summary<B: koma::board::Bitboard>(rules: &koma::rules::Rules<B>) -> String {
+    use koma::rules::{PromotionRule, RepetitionResult};
+    let t = rules.topology;
+    let base: Vec<String> = rules
+        .roles
+        .iter()
+        .filter(|r| !r.promoted)
+        .map(|r| r.letter.to_string())
+        .collect();
+    let promoted: Vec<String> = rules
+        .roles
+        .iter()
+        .filter(|r| r.promoted)
+        .map(|r| format!("+{}", r.letter))
+        .collect();
+    let zone = rules.zone[0].count() / t.cols as u32;
+    let ranks = if zone == 1 {
+        "the last rank".to_string()
+    } else {
+        format!("the last {zone} ranks")
+    };
+    let promotion = match rules.promotion {
+        PromotionRule::Optional => format!(
+            "promotion optional in the last {} ranks",
+            zone / t.cols as u32
+        ),
+        PromotionRule::Mandatory => format!(
+            "promotion mandatory in the last {} ranks",
+            zone / t.cols as u32
+        ),
+        PromotionRule::Flip => "pieces flip at every move".to_string(),
+    };
+    let drops = if rules.drops { "drops" } else { "no drops" };
+    let rep = rules.repetition;
+    let result = match rep.result {
+        RepetitionResult::Draw => "draw",
+        RepetitionResult::SenteLoses => "sente loses",
+        RepetitionResult::GoteLoses => "gote loses",
+        RepetitionResult::RepeaterLoses => "repeater loses",
+    };
+    format!(
+        "{} — {}×{}, pieces {}{}, {promotion}, {drops}, repetition ×{} {result}",
+        rules.title,
+        t.cols,
+        t.rows,
+        base.join(" "),
+        if promoted.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", promoted.join(" "))
+        },
+        rep.count
+    )
 }

@@ -9,16 +9,36 @@ use super::{MAX_ROLES, PromotionRule, Repetition, RepetitionResult, Ride, Role, 
 use crate::board::{Bitboard, Color, Square, Topology};
 use crate::dsl::{self, Mode, Step};
 use crate::position::Setup;
-use crate::variant::{Variant, schema};
+use crate::variant::{Problem, Variant, schema};
 
 /// Everything wrong with a variant's engine section, all at once.
 #[derive(Debug, Error)]
-#[error("{origin}: {}", problems.join("; "))]
+#[error("{origin}: {}", problems.iter().map(|p| p.message.as_str()).collect::<Vec<_>>().join("; "))]
 pub struct RulesError {
     /// The file.
     pub origin: String,
-    /// Each problem, in words.
-    pub problems: Vec<String>,
+    /// Each problem, with the path of its key.
+    pub problems: Vec<Problem>,
+}
+
+/// Each message below starts with the dotted path of the key it concerns.
+fn located(origin: &str, messages: Vec<String>) -> RulesError {
+    let problems = messages
+        .into_iter()
+        .map(|m| {
+            let path = m
+                .split(':')
+                .next()
+                .filter(|p| p.starts_with("engine"))
+                .unwrap_or("engine")
+                .to_string();
+            Problem::value(&path, m)
+        })
+        .collect();
+    RulesError {
+        origin: origin.to_string(),
+        problems,
+    }
 }
 
 /// Compiles a loaded variant for a bitboard width that must hold its board.
@@ -47,10 +67,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         ));
     }
     if !problems.is_empty() {
-        return Err(RulesError {
-            origin: variant.origin.clone(),
-            problems,
-        });
+        return Err(located(&variant.origin, problems));
     }
     let topology = Topology {
         rows: t.rows as u8,
@@ -171,10 +188,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         }
     };
     if !problems.is_empty() {
-        return Err(RulesError {
-            origin: variant.origin.clone(),
-            problems,
-        });
+        return Err(located(&variant.origin, problems));
     }
     let mut rules = tables::<B>(variant, topology, roles, &steps);
     rules.start = start.unwrap_or_default();
@@ -191,6 +205,40 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
                 info.royal || info.promotion.is_some_and(|q| rules.role(q).royal)
             }) {
                 rules.start_royals[p.color.index()] += 1;
+            }
+        }
+    }
+    // The start itself: each side needs its royal piece, exactly one where
+    // the check rule guards it (a second may only come by promotion).
+    if rules.roles.iter().any(|r| r.royal) {
+        for color in Color::ALL {
+            let royals = rules
+                .start
+                .ranks
+                .iter()
+                .flatten()
+                .flatten()
+                .filter(|p| {
+                    p.color == color
+                        && rules
+                            .role_by_letter(p.letter, p.promoted)
+                            .is_some_and(|r| rules.role(r).royal)
+                })
+                .count();
+            let need_one = rules.check;
+            if royals == 0 || (need_one && royals > 1) {
+                return Err(located(
+                    &variant.origin,
+                    vec![format!(
+                        "engine.setup: {} has {royals} royal pieces; the rules need {}",
+                        color.name(),
+                        if need_one {
+                            "exactly one"
+                        } else {
+                            "at least one"
+                        }
+                    )],
+                ));
             }
         }
     }
@@ -216,10 +264,10 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         }
     }
     if let Err(e) = crate::position::Position::new(&rules, &rules.start) {
-        return Err(RulesError {
-            origin: variant.origin.clone(),
-            problems: vec![format!("engine.setup: '{}': {e}", spec.setup)],
-        });
+        return Err(located(
+            &variant.origin,
+            vec![format!("engine.setup: '{}': {e}", spec.setup)],
+        ));
     }
     Ok(rules)
 }

@@ -8,4 +8,5 @@ mod oracle;
 mod perft;
 mod play;
 mod properties;
+mod validate;
 mod walkthrough;

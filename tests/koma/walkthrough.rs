@@ -92,12 +92,7 @@ fn the_commands_print_what_the_walkthrough_says() {
 
 #[test]
 fn the_error_shown_is_the_error_koma_gives() {
-    let text = walkthrough();
-    let quoted = text
-        .split("gives\n`")
-        .nth(1)
-        .and_then(|s| s.split('`').next())
-        .expect("the quoted error");
+    let shown = blocks(&walkthrough(), "text").concat();
     let file =
         std::fs::read_to_string(tests_dir().join("walkthrough/lance-shogi.md")).expect("file");
     let broken = file.replace(
@@ -106,12 +101,16 @@ fn the_error_shown_is_the_error_koma_gives() {
     );
     let dir = std::env::temp_dir().join(format!("koma-walkthrough-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("lance-shogi.md");
-    std::fs::write(&path, broken).expect("write");
-    let err =
-        koma::Game::load(path.to_str().expect("utf-8 path")).expect_err("a broken movement fails");
+    std::fs::write(dir.join("lance-shogi.md"), broken).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .current_dir(&dir)
+        .args(["validate", "lance-shogi.md"])
+        .output()
+        .expect("koma runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.to_string().contains(quoted),
-        "{err}\ndoes not contain\n{quoted}"
+        stderr.starts_with(&shown),
+        "koma says:\n{stderr}\nthe walkthrough shows:\n{shown}"
     );
 }

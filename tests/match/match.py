@@ -1,0 +1,438 @@
+#!/usr/bin/env python3
+"""Play koma against a random mover or Fairy-Stockfish, every move checked by the oracle.
+
+koma is driven over UCI (Fairy-Stockfish's dialect) as a subprocess: `koma uci`,
+then `uci`, `setoption name UCI_Variant value V`, `ucinewgame`, `isready`,
+`position fen <START> moves ...`, `go movetime T` -> `bestmove M`.  The opponent
+is either
+
+  random            a uniform random choice among the oracle's legal moves
+                    (the sorted list, drawn with a random.Random seeded from
+                    --seed and the game number), or
+  fairy-stockfish   the Fairy-Stockfish binary over UCI, given the same
+                    UCI_Variant, the same `position fen ... moves ...` and
+                    `go movetime` (--fs-movetime, default --movetime), and
+                    optionally `setoption name Skill Level value N` (--fs-skill).
+
+The oracle is /work/shared/oracle/fsoracle.py (pyffish, with pawn-drop mate made
+illegal where the game forbids it).  Before a move of koma is played it must be
+in the oracle's legal-move list; an illegal move, `bestmove (none)` while legal
+moves exist, no answer within the time limit, a crash of koma, or koma
+rejecting the `position` command (an `info string error` line before
+`readyok`) loses the game for koma and is counted under "illegal moves" (the FEN and move are printed).
+A move of Fairy-Stockfish that the oracle rejects voids the game (printed, and
+counted apart; it is not koma's fault).
+
+Game end, checked before every ply, from the side to move's point of view:
+  1. pyffish.is_immediate_game_end (variant rules: e.g. a king reaching the far
+     rank in dobutsu)           -> its result;
+  2. the oracle's legal-move list is empty -> pyffish.game_result when
+     Fairy-Stockfish agrees that there are no moves, else (only a forbidden
+     pawn-drop mate was possible) a loss for the side to move;
+  3. pyffish.is_optional_game_end (repetition, perpetual check ...) -> its result;
+  4. --max-plies reached -> draw by adjudication.
+When the game ends with no legal move and koma is the side to move, koma is also
+asked for a move once: it should answer `bestmove (none)`; anything else is
+printed as a "terminal mismatch" (not scored, the game is already over).
+
+koma plays sente (the first player, upper case, "w" in the FEN) in odd-numbered
+games and gote in even-numbered ones.
+
+Usage (from the repository root, after `cargo build --release`):
+  python3 tests/match/match.py --opponent random --games 20 --movetime 100 --seed 1
+  python3 tests/match/match.py --opponent fairy-stockfish --games 10 --movetime 100
+  python3 tests/match/match.py --variant minishogi --games 4 --movetime 30
+Options:
+  --variant V          UCI variant name (default judkins)
+  --start-fen FEN      start position (default: koma's Judkins set-up
+                       "rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1" for judkins,
+                       pyffish.start_fen(V) for the other variants, normalised
+                       by pyffish.get_fen to six fields: "...[] w - - 0 1";
+                       a --start-fen is sent to the engines exactly as given)
+  --games N            number of games (default 2)
+  --opponent O         random | fairy-stockfish (default random)
+  --movetime MS        koma's `go movetime` (default 100)
+  --fs-movetime MS     Fairy-Stockfish's `go movetime` (default: --movetime)
+  --fs-skill N         `setoption name Skill Level value N` for Fairy-Stockfish
+  --fs PATH            Fairy-Stockfish binary (default: `fairy-stockfish` on PATH,
+                       else /usr/games/fairy-stockfish)
+  --koma PATH          koma binary (default target/release/koma under the repo root)
+  --koma-go ARGS       replace koma's `go` arguments, e.g. "depth 4" or
+                       "nodes 20000" (for fully reproducible games)
+  --max-plies N        adjudicate a draw after N plies (default 300)
+  --seed S             seed of the random mover (default 0)
+  --timeout-ms MS      extra time allowed beyond movetime for a bestmove (default 5000)
+  --send current       give koma `position fen <current FEN>` (from pyffish.get_fen)
+                       with no move list instead of the start FEN and the moves
+                       (a diagnostic: keeps koma playing when it cannot read the
+                       move notation, e.g. kyotoshogi's "-"; koma then does not
+                       see the game's history, so repetitions are its blind spot)
+  --verbose            print every move
+Determinism: with --opponent random the random mover's choices are a function
+of --seed, the game number and the position; koma's own choices under
+`go movetime` depend on its speed, so only `--koma-go "depth N"` (or nodes)
+makes whole games reproducible.
+Output: one line per game, then `koma: W wins, D draws, L losses, I illegal moves`.
+Exit status: 1 if koma made any illegal move (or failed to answer), else 0.
+"""
+import argparse
+import os
+import queue
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+ORACLE_DIR = "/work/shared/oracle"
+sys.path.insert(0, ORACLE_DIR)
+try:
+    import pyffish as sf
+    import fsoracle
+except ImportError as e:  # pragma: no cover
+    sys.exit(f"match.py: {e}; needs pyffish (python3 -m pip install pyffish) and {ORACLE_DIR}/fsoracle.py")
+
+JUDKINS_FEN = "rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1"
+
+
+class EngineError(Exception):
+    pass
+
+
+class PositionRejected(EngineError):
+    """The engine answered `position` with an `info string error` line."""
+
+
+class UciEngine:
+    """A UCI engine as a subprocess; lines are read by a thread into a queue."""
+
+    def __init__(self, name, argv, log=None):
+        self.name = name
+        self.argv = argv
+        self.log = log
+        self.proc = None
+        self.lines = None
+        self.stderr_lines = []
+        self.latencies = []  # seconds from `go` to `bestmove`
+        self.id_name = None
+        self.options = {}
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines), daemon=True).start()
+        threading.Thread(target=self._drain_err, args=(self.proc.stderr,), daemon=True).start()
+
+    @staticmethod
+    def _pump(stream, q):
+        for line in stream:
+            q.put(line.rstrip("\r\n"))
+        q.put(None)  # end of file
+
+    def _drain_err(self, stream):
+        for line in stream:
+            self.stderr_lines.append(line.rstrip("\n"))
+
+    def send(self, line):
+        if self.log:
+            self.log(f"  > {self.name}: {line}")
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise EngineError(f"{self.name}: cannot write ({e}); exit code {self.proc.poll()}")
+
+    def expect(self, pred, timeout):
+        """Read lines until pred(line) holds; return that line."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineError(f"{self.name}: no answer within {timeout:.1f}s")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                time.sleep(0.05)
+                raise EngineError(f"{self.name}: exited (code {self.proc.poll()})"
+                                  + (f"; stderr: {self.stderr_lines[-5:]}" if self.stderr_lines else ""))
+            if self.log and not line.startswith("info"):
+                self.log(f"  < {self.name}: {line}")
+            if pred(line):
+                return line
+
+    def handshake(self, timeout=10):
+        self.send("uci")
+        while True:
+            line = self.expect(lambda l: True, timeout)
+            if line.startswith("id name "):
+                self.id_name = line[len("id name "):]
+            elif line.startswith("option name "):
+                rest = line[len("option name "):]
+                name = rest.split(" type ")[0]
+                self.options[name] = rest
+            elif line == "uciok":
+                return
+
+    def isready(self, timeout=10):
+        self.send("isready")
+        self.expect(lambda l: l == "readyok", timeout)
+
+    def bestmove(self, fen, moves, go_args, timeout):
+        pos = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+        self.send(pos)
+        self.send("isready")
+        errors = []
+        def ready(l):
+            if l.startswith("info string") and "error" in l:
+                errors.append(l)
+            return l == "readyok"
+        self.expect(ready, 10)
+        if errors:
+            raise PositionRejected(f"{self.name}: rejected `{pos}`: {errors[0]}")
+        self.send("go " + go_args)
+        t0 = time.monotonic()
+        line = self.expect(lambda l: l == "bestmove" or l.startswith("bestmove "), timeout)
+        self.latencies.append(time.monotonic() - t0)
+        parts = line.split()
+        return parts[1] if len(parts) > 1 else None
+
+    def close(self):
+        if self.proc and self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.wait(timeout=3)
+            except (EngineError, subprocess.TimeoutExpired):
+                self.proc.kill()  # our own child
+                self.proc.wait()
+
+    def restart(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()  # our own child, hung or confused
+            self.proc.wait()
+        self.start()
+
+
+def stm_is_sente(fen, nmoves):
+    first = fen.split()[1] == "w"
+    return first if nmoves % 2 == 0 else not first
+
+
+def terminal(variant, fen, moves, max_plies):
+    """None while the game goes on, else (value for the side to move: 1/0/-1, reason, legal)."""
+    legal = fsoracle.legal_moves(variant, fen, moves)
+    over, value = sf.is_immediate_game_end(variant, fen, moves)
+    if over:
+        return (sign(value), "variant rule (immediate game end)", legal)
+    if not legal:
+        if not sf.legal_moves(variant, fen, moves):
+            value = sf.game_result(variant, fen, moves)
+            in_check = sf.gives_check(variant, fen, moves)
+            return (sign(value), "checkmate" if in_check else "no legal move, not in check", legal)
+        return (-1, "no legal move but a forbidden pawn-drop mate", legal)
+    over, value = sf.is_optional_game_end(variant, fen, moves)
+    if over:
+        return (sign(value), "repetition / optional game end", legal)
+    if len(moves) >= max_plies:
+        return (0, f"adjudicated at {max_plies} plies", legal)
+    return None, None, legal
+
+
+def sign(v):
+    return (v > 0) - (v < 0)
+
+
+def find_fs(path):
+    if path:
+        return path
+    for cand in (shutil.which("fairy-stockfish"), "/usr/games/fairy-stockfish"):
+        if cand and os.access(cand, os.X_OK):
+            return cand
+    sys.exit("match.py: fairy-stockfish not found (apt-get install -y fairy-stockfish)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", default="judkins")
+    ap.add_argument("--start-fen")
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--opponent", choices=["random", "fairy-stockfish"], default="random")
+    ap.add_argument("--movetime", type=int, default=100)
+    ap.add_argument("--fs-movetime", type=int)
+    ap.add_argument("--fs-skill", type=int)
+    ap.add_argument("--fs")
+    ap.add_argument("--koma", default=os.path.join(REPO, "target", "release", "koma"))
+    ap.add_argument("--koma-go")
+    ap.add_argument("--max-plies", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--timeout-ms", type=int, default=5000)
+    ap.add_argument("--send", choices=["moves", "current"], default="moves")
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args()
+
+    variant = a.variant
+    if variant not in sf.variants():
+        sys.exit(f"match.py: pyffish does not know the variant {variant!r}")
+    # pyffish's own start FENs have four fields and "[-]" for empty hands
+    # ("... [-] w 0 1"); they are normalised by pyffish.get_fen to the
+    # six-field form ("... [] w - - 0 1"), the same position.  A --start-fen
+    # is sent exactly as given.
+    if a.start_fen:
+        fen = a.start_fen
+    elif variant == "judkins":
+        fen = JUDKINS_FEN
+    else:
+        fen = sf.get_fen(variant, sf.start_fen(variant), [])
+    if sf.validate_fen(fen, variant) != sf.FEN_OK:
+        sys.exit(f"match.py: pyffish rejects the FEN {fen!r} for {variant}")
+    koma_go = a.koma_go or f"movetime {a.movetime}"
+    fs_movetime = a.fs_movetime if a.fs_movetime is not None else a.movetime
+    log = print if a.verbose else None
+
+    koma = UciEngine("koma", [a.koma, "uci"], log)
+    koma.handshake()
+    opp = None
+    if a.opponent == "fairy-stockfish":
+        opp = UciEngine("fairy-stockfish", [find_fs(a.fs)], log)
+        opp.handshake()
+        if f" var {variant}" not in opp.options.get("UCI_Variant", "") + " ":
+            sys.exit(f"match.py: {opp.id_name} does not offer UCI_Variant {variant}")
+        if a.fs_skill is not None:
+            opp.send(f"setoption name Skill Level value {a.fs_skill}")
+    opp_name = a.opponent
+
+    def koma_view(moves):
+        if a.send == "current":
+            return sf.get_fen(variant, fen, moves), []
+        return fen, moves
+
+    def setup(engine):
+        engine.send(f"setoption name UCI_Variant value {variant}")
+        engine.isready()
+
+    setup(koma)
+    if opp:
+        setup(opp)
+
+    print(f"# variant {variant}  start {fen}")
+    print(f"# koma {koma.id_name} ({a.koma}) go {koma_go}")
+    if opp:
+        skill = f", Skill Level {a.fs_skill}" if a.fs_skill is not None else ""
+        print(f"# opponent {opp.id_name} go movetime {fs_movetime}{skill}")
+    else:
+        print(f"# opponent random mover, seed {a.seed}")
+    print(f"# max plies {a.max_plies}" + ("; koma is sent the current FEN without moves" if a.send == "current" else ""))
+    sys.stdout.flush()
+
+    wins = draws = losses = illegal = void = mismatches = 0
+    timeout = lambda ms: ms / 1000.0 + a.timeout_ms / 1000.0
+    for g in range(1, a.games + 1):
+        koma_sente = (g % 2 == 1)
+        rng = random.Random(f"{a.seed}:{g}")
+        moves = []
+        for e in (koma, opp):
+            if e:
+                e.send("ucinewgame")
+                e.isready()
+        outcome = None  # (koma score 1/0/-1 or None for void, reason)
+        while outcome is None:
+            value, reason, legal = terminal(variant, fen, moves, a.max_plies)
+            sente_to_move = stm_is_sente(fen, len(moves))
+            koma_to_move = (sente_to_move == koma_sente)
+            if value is not None:
+                outcome = (value if koma_to_move else -value, reason)
+                if not legal and koma_to_move:
+                    # koma should see that it has no move.
+                    try:
+                        bm = koma.bestmove(*koma_view(moves), koma_go, timeout(a.movetime))
+                    except EngineError as e:
+                        bm = f"<{e}>"
+                        if not isinstance(e, PositionRejected):
+                            koma.restart(); koma.handshake(); setup(koma)
+                    if bm not in (None, "(none)"):
+                        mismatches += 1
+                        print(f"  TERMINAL MISMATCH game {g}: no legal move ({reason}) but koma answered "
+                              f"bestmove {bm}\n    FEN {sf.get_fen(variant, fen, moves)}\n"
+                              f"    position fen {fen} moves {' '.join(moves)}")
+                break
+            current = sf.get_fen(variant, fen, moves)
+            if koma_to_move:
+                try:
+                    mv = koma.bestmove(*koma_view(moves), koma_go, timeout(a.movetime))
+                    problem = None if mv in legal else (
+                        "bestmove (none)" if mv in (None, "(none)") else f"illegal move {mv}")
+                except EngineError as e:
+                    mv, problem = None, str(e).removeprefix("koma: ")
+                    if not isinstance(e, PositionRejected):
+                        koma.restart(); koma.handshake(); setup(koma)
+                if problem:
+                    illegal += 1
+                    outcome = (-1, f"koma: {problem}")
+                    print(f"  ILLEGAL game {g} ply {len(moves) + 1}: koma {problem}\n"
+                          f"    FEN {current}\n"
+                          f"    position fen {fen} moves {' '.join(moves)}\n"
+                          f"    oracle legal moves ({len(legal)}): {' '.join(sorted(legal))}")
+                    break
+            elif opp is None:
+                mv = rng.choice(sorted(legal))
+            else:
+                try:
+                    mv = opp.bestmove(fen, moves, f"movetime {fs_movetime}", timeout(fs_movetime))
+                    problem = None if mv in legal else f"illegal move {mv}"
+                except EngineError as e:
+                    mv, problem = None, str(e).removeprefix(opp_name + ": ")
+                    opp.restart(); opp.handshake()
+                    if a.fs_skill is not None:
+                        opp.send(f"setoption name Skill Level value {a.fs_skill}")
+                    setup(opp)
+                if problem:
+                    void += 1
+                    outcome = (None, f"opponent: {problem}")
+                    print(f"  OPPONENT ILLEGAL game {g} ply {len(moves) + 1}: {opp_name} {problem}\n"
+                          f"    FEN {current}\n"
+                          f"    position fen {fen} moves {' '.join(moves)}")
+                    break
+            if log:
+                log(f"  {len(moves) + 1}. {'koma' if koma_to_move else opp_name}: {mv}")
+            moves.append(mv)
+        score, reason = outcome
+        if score is None:
+            verdict = "void"
+        elif score > 0:
+            wins += 1; verdict = "koma wins"
+        elif score < 0:
+            losses += 1; verdict = "koma loses"
+        else:
+            draws += 1; verdict = "draw"
+        sente, gote = ("koma", opp_name) if koma_sente else (opp_name, "koma")
+        print(f"game {g:3d}: sente={sente} gote={gote}  {verdict:10s} plies={len(moves):3d}  reason: {reason}")
+        if score is not None and score < 0 and opp is None and not reason.startswith("koma:"):
+            print(f"  LOSS TO RANDOM game {g}: position fen {fen} moves {' '.join(moves)}")
+        if a.verbose or (score is not None and score < 0 and not reason.startswith("koma:")):
+            print(f"    moves: {' '.join(moves)}")
+        sys.stdout.flush()
+
+    koma.close()
+    if opp:
+        opp.close()
+    for e in (koma, opp):
+        if e and e.latencies:
+            lat = sorted(e.latencies)
+            print(f"# {e.name} go->bestmove: {len(lat)} searches, median {lat[len(lat) // 2] * 1000:.0f} ms, "
+                  f"max {lat[-1] * 1000:.0f} ms")
+    if koma.stderr_lines:
+        print(f"# koma stderr ({len(koma.stderr_lines)} lines), last: {koma.stderr_lines[-5:]}")
+    print(f"koma: {wins} wins, {draws} draws, {losses} losses, {illegal} illegal moves")
+    if void or mismatches:
+        print(f"other: {void} games void by an opponent's illegal move or failure, "
+              f"{mismatches} terminal mismatches")
+    sys.exit(1 if illegal else 0)
+
+
+if __name__ == "__main__":
+    main()
