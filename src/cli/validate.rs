@@ -144,14 +144,8 @@ fn summary<B: koma::board::Bitboard>(rules: &koma::rules::Rules<B>) -> String {
         format!("the last {zone} ranks")
     };
     let promotion = match rules.promotion {
-        PromotionRule::Optional => format!(
-            "promotion optional in the last {} ranks",
-            zone / t.cols as u32
-        ),
-        PromotionRule::Mandatory => format!(
-            "promotion mandatory in the last {} ranks",
-            zone / t.cols as u32
-        ),
+        PromotionRule::Optional => format!("promotion optional in {ranks}"),
+        PromotionRule::Mandatory => format!("promotion mandatory in {ranks}"),
         PromotionRule::Flip => "pieces flip at every move".to_string(),
     };
     let drops = if rules.drops { "drops" } else { "no drops" };

@@ -251,7 +251,8 @@ impl Setup {
         };
         setup.ranks = parse_board(board, at)?;
         if let Some((hat, h)) = hand {
-            setup.hands = parse_hand(h, hat, false)?;
+            // `[-]` is how pyffish writes empty hands.
+            setup.hands = parse_hand(h, hat, true)?;
         }
         if let Some(&(col, side)) = f.get(1) {
             setup.turn = match side {
@@ -267,39 +268,29 @@ impl Setup {
                 }
             };
         }
+        // Then `- -` (castling, en passant: always empty in shogi) may be left
+        // out, as pyffish does; the numbers are the half-move count and the move number.
+        let mut numbers = Vec::new();
         for (i, &(col, field)) in f.iter().enumerate().skip(2) {
-            match i {
-                2 | 3 if field == "-" => {}
-                2 | 3 => {
-                    return Err(err(
-                        col,
-                        format!(
-                            "expected '-' (no castling or en passant in shogi), found '{field}'"
-                        ),
-                    ));
-                }
-                4 => {
-                    field
-                        .parse::<u32>()
-                        .map_err(|_| err(col, format!("'{field}' is not a half-move count")))?;
-                }
-                5 => {
-                    let n: u32 = field
-                        .parse()
-                        .map_err(|_| err(col, format!("'{field}' is not a move number")))?;
-                    // FEN counts full moves; a setup counts plies as SFEN does.
-                    let gote = u32::from(setup.turn == Color::Gote);
-                    setup.move_number = 2 * (n.clamp(1, u32::MAX / 4) - 1) + 1 + gote;
-                }
-                _ => return Err(err(col, format!("unexpected '{field}' after the FEN"))),
+            if field == "-" && numbers.is_empty() && i < 4 {
+                continue;
             }
+            let n: u32 = field.parse().map_err(|_| {
+                err(col, format!("unexpected '{field}': after the side to move a FEN has '- -', a half-move count and a move number"))
+            })?;
+            if numbers.len() == 2 {
+                return Err(err(col, format!("unexpected '{field}' after the FEN")));
+            }
+            numbers.push(n);
         }
-        if f.len() < 6 {
-            setup.move_number = 1 + u32::from(setup.turn == Color::Gote);
-        }
+        let gote = u32::from(setup.turn == Color::Gote);
+        setup.move_number = match numbers.get(1) {
+            // FEN counts full moves; a setup counts plies as SFEN does.
+            Some(&n) => 2 * (n.clamp(1, u32::MAX / 4) - 1) + 1 + gote,
+            None => 1 + gote,
+        };
         Ok(setup)
     }
-
     /// Reads an SFEN: `board b|w hands move-number`, where `b` is sente.
     pub fn parse_sfen(text: &str) -> Result<Setup, SetupError> {
         let f = fields(text);

@@ -43,6 +43,8 @@ struct Session {
     game: &'static Game,
     start: Option<Setup>,
     moves: Vec<String>,
+    /// The last `position` was refused: `go` must not play from an old one.
+    refused: bool,
     engine: Arc<Mutex<Engine>>,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
@@ -72,6 +74,7 @@ pub fn serve(
         game,
         start: None,
         moves: Vec::new(),
+        refused: false,
         engine: Arc::new(Mutex::new(Engine::new(64))),
         stop: Arc::new(AtomicBool::new(false)),
         search: None,
@@ -180,6 +183,7 @@ impl Session {
                         self.game = Box::leak(Box::new(g));
                         self.start = None;
                         self.moves.clear();
+                        self.refused = false;
                     }
                     Err(e) => say(&self.out, &format!("info string error: {e}")),
                 }
@@ -195,6 +199,7 @@ impl Session {
     }
 
     fn position(&mut self, words: &[&str]) {
+        self.refused = true;
         let split = words
             .iter()
             .position(|w| *w == "moves")
@@ -224,6 +229,7 @@ impl Session {
             Ok(()) => {
                 self.start = start;
                 self.moves = moves;
+                self.refused = false;
             }
             Err(e) => say(&self.out, &format!("info string error: {e}")),
         }
@@ -231,6 +237,18 @@ impl Session {
 
     fn go(&mut self, words: &[&str]) {
         self.wait();
+        if self.refused {
+            say(
+                &self.out,
+                "info string error: the last position was refused; send a valid position first",
+            );
+            let none = if self.dialect == Dialect::Usi {
+                "resign"
+            } else {
+                "(none)"
+            };
+            return say(&self.out, &format!("bestmove {none}"));
+        }
         self.stop.store(false, Ordering::Relaxed);
         let value = |key: &str| -> Option<u64> {
             words

@@ -206,3 +206,29 @@ fn list_shows_every_embedded_variant() {
         "{text}"
     );
 }
+
+#[test]
+fn fen_forms_other_tools_write_are_read() {
+    // pyffish: empty hands as `[-]`, no castling and en-passant fields.
+    let short = koma(&[
+        "moves",
+        "-v",
+        "minishogi",
+        "--fen",
+        "rbsgk/4p/5/P4/KGSBR[-] w 0 1",
+    ]);
+    let long = koma(&[
+        "moves",
+        "-v",
+        "minishogi",
+        "--fen",
+        "rbsgk/4p/5/P4/KGSBR[] w - - 0 1",
+    ]);
+    assert!(short.status.success(), "{}", stderr(&short));
+    assert_eq!(stdout(&short), stdout(&long));
+    fails_with(
+        &["moves", "--fen", "rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1 9"],
+        1,
+        "unexpected '9' after the FEN",
+    );
+}
