@@ -5,6 +5,7 @@ mod list;
 mod moves;
 mod perft;
 mod play;
+mod svg;
 mod validate;
 
 use std::io::Write;
@@ -29,6 +30,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Draw a position (or every variant's start) as an SVG diagram.
+    Svg(svg::SvgArgs),
     /// Check variant files, or a game record with --game.
     Validate(validate::ValidateArgs),
     /// Speak the USI protocol on stdin/stdout (for shogi GUIs).
@@ -131,6 +134,7 @@ pub fn main() -> ExitCode {
         Command::Moves(args) => moves::run(&args, &mut out.lock()),
         Command::Perft(args) => perft::run(&args, &mut out.lock()),
         Command::List => list::run(&mut out.lock()),
+        Command::Svg(args) => svg::run(&args, &mut out.lock()),
         Command::Validate(args) => validate::run(&args, &mut out.lock()),
         Command::Usi(a) => protocol(Dialect::Usi, &a.variant),
         Command::Uci(a) => protocol(Dialect::Uci, &a.variant),

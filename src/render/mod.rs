@@ -1,5 +1,7 @@
-//! Drawing positions: text for terminals.
+//! Drawing positions: text for terminals, SVG for documents.
 
+mod svg;
 mod terminal;
 
+pub use svg::{Labels, SvgOptions, caption, start_diagram, svg};
 pub use terminal::{Style, board_text};

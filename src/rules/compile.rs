@@ -193,6 +193,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     let mut rules = tables::<B>(variant, topology, roles, &steps);
     rules.start = start.unwrap_or_default();
     rules.drops = rules_spec.drops;
+    rules.cell_size = spec.render.as_ref().and_then(|r| r.cell_size);
     rules.promotion = rules_spec.promotion;
     rules.immobile_drops = rules_spec.immobile_drops;
     rules.drop_promoted = rules_spec.drop_promoted;
@@ -405,6 +406,7 @@ fn tables<B: Bitboard>(
         topology,
         roles,
         start: Setup::default(),
+        cell_size: None,
         drops: true,
         promotion: PromotionRule::Optional,
         immobile_drops: false,

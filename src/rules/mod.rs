@@ -107,6 +107,8 @@ pub struct Rules<B> {
     pub roles: Vec<RoleInfo>,
     /// The start position.
     pub start: Setup,
+    /// Pixel size of a square in diagrams (`render.cellSize`), if given.
+    pub cell_size: Option<u32>,
     /// Whether captured pieces go to hand.
     pub drops: bool,
     /// When pieces promote.

@@ -8,5 +8,6 @@ mod oracle;
 mod perft;
 mod play;
 mod properties;
+mod svg;
 mod validate;
 mod walkthrough;

@@ -181,3 +181,16 @@ fn bad_protocol_input_is_reported_not_fatal() {
     );
     assert!(out.ends_with("readyok\n"), "{out}");
 }
+
+#[test]
+fn the_documented_transcript_is_what_koma_prints() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play");
+    let input = std::fs::read_to_string(dir.join("mate-in-one.input")).expect("input");
+    let expected = std::fs::read_to_string(dir.join("mate-in-one.transcript")).expect("transcript");
+    let (out, _, code) = run(&["play", "--fen", MATE_IN_ONE], &input);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out, expected,
+        "tests/play/mate-in-one.transcript is out of date"
+    );
+}

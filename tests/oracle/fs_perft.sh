@@ -22,7 +22,7 @@
 # shogi) as a move although these games forbid it, so its counts can exceed
 # the rule-correct ones (judkins seed start, depth 5: FS 4756524, rule-correct 4756523).
 set -euo pipefail
-if [ $# -lt 3 ]; then sed -n '2,24p' "$0" >&2; exit 2; fi
+if [ $# -lt 3 ]; then sed -n '2,23p' "$0" >&2; exit 2; fi
 variant=$1 fen=$2 depth=$3 divide=${4:-}
 fs=${FAIRY_STOCKFISH:-$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)}
 if [ "$fen" = startpos ]; then pos="position startpos"; else pos="position fen $fen"; fi

@@ -1,0 +1,125 @@
+//! Diagrams: snapshots of the SVG text, the committed diagrams kept up to
+//! date, and the Judkins diagram rendered to pixels and looked at.
+
+use koma::position::Position;
+use koma::render::{Labels, SvgOptions, start_diagram, svg};
+use koma::with_rules;
+use resvg::{tiny_skia, usvg};
+
+use crate::common::game;
+
+#[test]
+fn judkins_start_diagram() {
+    insta::assert_snapshot!(start_diagram("judkins-shogi", Labels::Kanji).expect("draws"));
+}
+
+#[test]
+fn middle_game_diagram_with_hands_and_promoted_pieces() {
+    let g = game("judkins-shogi");
+    let text = with_rules!(&g, rules => {
+        let mut pos = Position::start(rules);
+        for m in ["2f5c", "5a4b", "5c4b+", "6a6e+"] {
+            let mv = pos.parse_move(m).expect("legal");
+            pos.play(mv);
+        }
+        assert_eq!(pos.sfen(), "2sgkn/2+B2p/6/6/+r5/NKGS1R b Bp 5");
+        svg(&pos, &SvgOptions { labels: Labels::Kanji, title: Some("Judkins' Shogi — a middle game".into()), cell_size: None })
+    });
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn committed_diagrams_are_up_to_date() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for slug in koma::variant::catalogue() {
+        let path = root.join(format!("variants/{slug}-board.svg"));
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        let now = start_diagram(slug, Labels::Kanji).expect("draws");
+        assert!(
+            committed == now,
+            "{} is out of date: run `koma svg --all variants`",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn diagrams_are_deterministic_and_have_no_text_elements() {
+    let a = start_diagram("tori-shogi", Labels::Kanji).expect("draws");
+    assert_eq!(
+        a,
+        start_diagram("tori-shogi", Labels::Kanji).expect("draws")
+    );
+    assert!(!a.contains("<text"), "all text is drawn as paths");
+}
+
+struct Picture {
+    pixmap: tiny_skia::Pixmap,
+}
+
+impl Picture {
+    fn render(svg_text: &str) -> Picture {
+        let tree = usvg::Tree::from_str(svg_text, &usvg::Options::default()).expect("valid SVG");
+        let size = tree.size().to_int_size();
+        let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).expect("a pixmap");
+        resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+        Picture { pixmap }
+    }
+
+    /// Whether the pixel is a piece's face (light wood), not the board.
+    fn is_piece(&self, x: u32, y: u32) -> bool {
+        let p = self.pixmap.pixel(x, y).expect("inside");
+        // Piece face #f7e3b5; board #e8c77a; ink and lines are dark.
+        p.red() > 240 && p.green() > 215 && p.green() < 235 && p.blue() > 165 && p.blue() < 195
+    }
+
+    /// How many piece-face pixels lie on a horizontal line inside a cell.
+    fn width_at(&self, x0: f64, y: f64, c: f64) -> usize {
+        (0..c as u32)
+            .filter(|dx| self.is_piece((x0 + *dx as f64) as u32, y as u32))
+            .count()
+    }
+}
+
+#[test]
+fn the_judkins_diagram_shows_what_a_person_expects() {
+    let text = start_diagram("judkins-shogi", Labels::Kanji).expect("draws");
+    let pic = Picture::render(&text);
+    // Geometry as drawn: cell 40 (render.cellSize), board at (x0, y0).
+    let c: f64 = 40.0;
+    let (x0, y0) = (0.3 * c + 1.3 * c, 0.8 * c + 0.5 * c);
+    let width = x0 + 6.0 * c + 0.6 * c + 1.3 * c + 0.3 * c;
+    let height = y0 + 6.0 * c + 0.7 * c;
+    assert_eq!(
+        (pic.pixmap.width(), pic.pixmap.height()),
+        (width.round() as u32, height.round() as u32)
+    );
+
+    let g = game("judkins-shogi");
+    let mut occupied = 0;
+    with_rules!(&g, rules => {
+        let pos = Position::start(rules);
+        for row in 0..6u8 {
+            for file in 0..6u8 {
+                let sq = koma::board::Square::new((5 - row) * 6 + file);
+                let (left, top) = (x0 + file as f64 * c, y0 + row as f64 * c);
+                // Near the upper and lower edge of the cell: a piece's tip is
+                // narrow, its base wide.
+                let upper = pic.width_at(left, top + 0.12 * c, c);
+                let lower = pic.width_at(left, top + 0.86 * c, c);
+                match pos.piece_at(sq) {
+                    None => assert_eq!(upper + lower, 0, "a piece drawn on the empty square {row},{file}"),
+                    Some(p) => {
+                        occupied += 1;
+                        assert!(upper + lower > 0, "no piece drawn on {row},{file}");
+                        match p.color {
+                            koma::board::Color::Sente => assert!(upper < lower, "sente's piece on {row},{file} points down"),
+                            koma::board::Color::Gote => assert!(upper > lower, "gote's piece on {row},{file} is not turned"),
+                        }
+                    }
+                }
+            }
+        }
+    });
+    assert_eq!(occupied, 14);
+}
