@@ -1,10 +1,14 @@
 //! `koma perft`: leaf counts of the legal move tree.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::Args;
+use koma::board::Bitboard;
 use koma::notation::format_move;
+use koma::position::{Move, Position};
 use koma::{Error, with_rules};
 
 use super::{NotationArg, PositionArgs, emit};
@@ -29,6 +33,44 @@ pub struct PerftArgs {
     /// Also print the time taken and nodes per second (on stderr).
     #[arg(long)]
     stats: bool,
+    /// Split the root moves over this many threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+}
+
+/// Counts each root move's subtree, spread over `threads` threads; shows
+/// progress on a terminal.
+fn divide<B: Bitboard>(pos: &Position<'_, B>, depth: u32, threads: u32) -> Vec<(Move, u64)> {
+    let roots = pos.legal_moves();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::with_capacity(roots.len()));
+    let progress = std::io::stderr().is_terminal() && depth >= 5;
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(roots.len().max(1) as u32) {
+            s.spawn(|| {
+                let mut p = pos.clone();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&mv) = roots.get(i) else { break };
+                    p.play(mv);
+                    let n = p.perft(depth - 1);
+                    p.undo();
+                    if let Ok(mut r) = results.lock() {
+                        r.push((mv, n));
+                    }
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if progress {
+                        eprint!("\rperft {depth}: {d}/{} root moves", roots.len());
+                    }
+                }
+            });
+        }
+    });
+    if progress {
+        eprint!("\r{}\r", " ".repeat(40));
+    }
+    results.into_inner().unwrap_or_default()
 }
 
 /// Prints the perft count (last line: `total: N`).
@@ -43,22 +85,18 @@ pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<(), Error> {
     with_rules!(&game, rules => {
         let mut pos = args.pos.position(rules)?;
         let start = Instant::now();
-        let total = if args.divide && args.depth > 0 {
-            let mut lines = Vec::new();
-            let mut total = 0;
-            for mv in pos.legal_moves() {
-                let text = format_move(&pos, mv, args.notation.into());
-                pos.play(mv);
-                let n = pos.perft(args.depth - 1);
-                pos.undo();
-                total += n;
-                lines.push((text, n));
+        let total = if args.depth == 0 {
+            1
+        } else if args.divide || args.threads > 1 || args.depth >= 5 {
+            let counts = divide(&pos, args.depth, args.threads);
+            if args.divide {
+                let mut lines: Vec<(String, u64)> = counts.iter().map(|&(m, n)| (format_move(&pos, m, args.notation.into()), n)).collect();
+                lines.sort();
+                for (m, n) in lines {
+                    emit(out, format_args!("{m}: {n}"))?;
+                }
             }
-            lines.sort();
-            for (m, n) in lines {
-                emit(out, format_args!("{m}: {n}"))?;
-            }
-            total
+            counts.iter().map(|&(_, n)| n).sum()
         } else {
             pos.perft(args.depth)
         };

@@ -232,3 +232,22 @@ fn fen_forms_other_tools_write_are_read() {
         "unexpected '9' after the FEN",
     );
 }
+
+#[test]
+fn perft_threads_give_the_same_counts() {
+    let one = koma(&["perft", "-v", "minishogi", "--depth", "4", "--divide"]);
+    let two = koma(&[
+        "perft",
+        "-v",
+        "minishogi",
+        "--depth",
+        "4",
+        "--divide",
+        "--threads",
+        "2",
+    ]);
+    assert!(one.status.success() && two.status.success());
+    assert_eq!(stdout(&one), stdout(&two));
+    assert!(stdout(&two).ends_with("total: 35401\n"));
+    fails_with(&["perft", "--depth", "2", "--threads", "0"], 2, "--threads");
+}

@@ -5,6 +5,7 @@ mod cli;
 mod common;
 mod moves;
 mod oracle;
+mod outcome;
 mod perft;
 mod play;
 mod properties;

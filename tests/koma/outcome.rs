@@ -1,0 +1,170 @@
+//! How games end: repetition, perpetual check, checkmate, the engine's mates.
+
+use std::sync::atomic::AtomicBool;
+
+use koma::board::Color;
+use koma::engine::{Engine, Limits};
+use koma::notation::{Notation, format_move};
+use koma::position::{Outcome, Position, Setup};
+use koma::with_rules;
+
+use crate::common::game;
+
+fn play(pos: &mut Position<'_, u64>, moves: &[&str]) {
+    for m in moves {
+        let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{e}"));
+        pos.play(mv);
+    }
+}
+
+fn judkins(fen: Option<&str>, f: impl FnOnce(Position<'_, u64>)) {
+    let g = game("judkins-shogi");
+    let koma::Game::Narrow(rules) = &g else {
+        panic!("Judkins fits 64 squares")
+    };
+    let setup = fen.map_or_else(
+        || rules.start.clone(),
+        |f| Setup::parse_fen(f).expect("FEN"),
+    );
+    f(Position::new(rules, &setup).expect("valid"));
+}
+
+#[test]
+fn the_fourth_repetition_is_a_draw() {
+    judkins(None, |mut pos| {
+        let shuffle = ["5f5e", "2a2b", "5e5f", "2b2a"];
+        for round in 1..=3 {
+            assert_eq!(pos.outcome(), None, "round {round}");
+            play(&mut pos, &shuffle);
+        }
+        assert_eq!(pos.repetitions(), 4);
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Draw {
+                reason: "repetition"
+            })
+        );
+    });
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checking_side() {
+    judkins(Some("k5/6/6/6/6/1R3K[] w - - 0 1"), |mut pos| {
+        let cycle = ["5f6f", "6a5a", "6f5f", "5a6a"];
+        for _ in 0..3 {
+            assert_eq!(pos.outcome(), None);
+            play(&mut pos, &cycle);
+        }
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Win {
+                winner: Color::Gote,
+                reason: "perpetual check"
+            })
+        );
+    });
+}
+
+#[test]
+fn checkmate_and_no_legal_move_lose() {
+    judkins(Some("k5/2G3/1P4/6/6/5K[] w - - 0 1"), |mut pos| {
+        play(&mut pos, &["4b5b"]);
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Win {
+                winner: Color::Sente,
+                reason: "checkmate"
+            })
+        );
+    });
+}
+
+fn best(pos: &mut Position<'_, u64>, depth: u32) -> (String, Option<i32>) {
+    let mut engine = Engine::new(8);
+    let stop = AtomicBool::new(false);
+    let (m, info) = engine.think(
+        pos,
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        &stop,
+        |_| {},
+    );
+    let m = m.expect("a move");
+    (
+        format_move(pos, m, Notation::Usi),
+        info.and_then(|i| i.mate_in()),
+    )
+}
+
+#[test]
+fn the_engine_finds_mate_in_one() {
+    judkins(Some("k5/2G3/1P4/6/6/5K[] w - - 0 1"), |mut pos| {
+        // Two moves mate here: 4b5b and 5c5b+.
+        let (m, mate) = best(&mut pos, 4);
+        assert_eq!(mate, Some(1));
+        play(&mut pos, &[&m]);
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Win {
+                winner: Color::Sente,
+                reason: "checkmate"
+            })
+        );
+    });
+}
+
+/// Whether the engine, moving for the side to move, mates within `moves`
+/// of its moves against every defence.
+fn mates_against_every_defence(pos: &mut Position<'_, u64>, moves: u32) -> bool {
+    if moves == 0 {
+        return false;
+    }
+    let (text, _) = best(pos, 2 * moves + 1);
+    let mv = pos.parse_move(&text).expect("the engine plays legal moves");
+    pos.play(mv);
+    let replies = pos.legal_moves();
+    let ok = if replies.is_empty() {
+        pos.in_check()
+    } else {
+        replies.iter().all(|&r| {
+            pos.play(r);
+            let ok = mates_against_every_defence(pos, moves - 1);
+            pos.undo();
+            ok
+        })
+    };
+    pos.undo();
+    ok
+}
+
+#[test]
+fn the_engine_finds_mate_in_three() {
+    // A position of a random game (tests/oracle/judkins-shogi.tsv) where
+    // sente mates in three.
+    judkins(Some(MATE_IN_THREE), |mut pos| {
+        let (_, mate) = best(&mut pos, 7);
+        assert_eq!(mate, Some(3));
+        assert!(
+            mates_against_every_defence(&mut pos, 3),
+            "the engine's moves must mate against every defence"
+        );
+    });
+}
+
+const MATE_IN_THREE: &str = "6/3k1+b/P1Rs2/K5/1N1G2/Nb1S2[GPR] w - - 0 16";
+
+#[test]
+fn the_engine_respects_its_time() {
+    let g = game("shogi");
+    with_rules!(&g, rules => {
+        let mut pos = Position::start(rules);
+        let mut engine = Engine::new(8);
+        let stop = AtomicBool::new(false);
+        let start = std::time::Instant::now();
+        let (m, _) = engine.think(&mut pos, Limits { time: Some(std::time::Duration::from_millis(200)), ..Limits::default() }, &stop, |_| {});
+        assert!(m.is_some());
+        assert!(start.elapsed() < std::time::Duration::from_millis(1500), "took {:?}", start.elapsed());
+    });
+}
