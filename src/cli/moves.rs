@@ -1,9 +1,12 @@
-//! `koma moves`: the legal moves of a position.
+//! `koma moves`: the legal moves of a position (or of many, with `--batch`).
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 
 use clap::Args;
-use koma::notation::format_move;
+use koma::board::Bitboard;
+use koma::notation::{Notation, format_move};
+use koma::position::{Outcome, Position, Setup};
+use koma::rules::Rules;
 use koma::{Error, with_rules};
 
 use super::{NotationArg, PositionArgs, emit};
@@ -16,16 +19,67 @@ pub struct MovesArgs {
     /// Notation of the listed moves.
     #[arg(long, value_enum, default_value_t)]
     notation: NotationArg,
+    /// Read one FEN a line from stdin; for each print one line:
+    /// `check<TAB>result<TAB>moves` (check 0/1; result `-`, `sente`, `gote` or
+    /// `draw`; the sorted legal moves space-separated), or `error<TAB>message`.
+    #[arg(long, conflicts_with_all = ["fen", "sfen", "moves"])]
+    batch: bool,
+}
+
+fn sorted<B: Bitboard>(pos: &Position<'_, B>, notation: Notation) -> Vec<String> {
+    let mut list: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| format_move(pos, m, notation))
+        .collect();
+    list.sort();
+    list
+}
+
+fn batch<B: Bitboard>(
+    rules: &Rules<B>,
+    notation: Notation,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    for line in std::io::stdin().lock().lines() {
+        let line = line.map_err(|e| Error::Usage(format!("cannot read the input: {e}")))?;
+        let fen = line.trim();
+        if fen.is_empty() {
+            continue;
+        }
+        let pos = Setup::parse_fen(fen)
+            .map_err(|e| e.to_string())
+            .and_then(|s| Position::new(rules, &s).map_err(|e| e.to_string()));
+        match pos {
+            Err(e) => emit(out, format_args!("error\t{e}"))?,
+            Ok(pos) => {
+                let result = match pos.outcome() {
+                    None => "-",
+                    Some(Outcome::Draw { .. }) => "draw",
+                    Some(Outcome::Win { winner, .. }) => winner.name(),
+                };
+                let check = u8::from(pos.in_check());
+                emit(
+                    out,
+                    format_args!("{check}\t{result}\t{}", sorted(&pos, notation).join(" ")),
+                )?;
+            }
+        }
+        out.flush()
+            .map_err(|e| Error::Usage(format!("cannot write the output: {e}")))?;
+    }
+    Ok(())
 }
 
 /// Prints the legal moves, sorted, one a line.
 pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<(), Error> {
     let game = args.pos.game()?;
     with_rules!(&game, rules => {
+        if args.batch {
+            return batch(rules, args.notation.into(), out);
+        }
         let pos = args.pos.position(rules)?;
-        let mut list: Vec<String> = pos.legal_moves().into_iter().map(|m| format_move(&pos, m, args.notation.into())).collect();
-        list.sort();
-        for m in list {
+        for m in sorted(&pos, args.notation.into()) {
             emit(out, format_args!("{m}"))?;
         }
         Ok(())
