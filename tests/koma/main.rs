@@ -9,6 +9,7 @@ mod outcome;
 mod perft;
 mod play;
 mod properties;
+mod robustness;
 mod svg;
 mod validate;
 mod walkthrough;

@@ -70,3 +70,22 @@ fn misuse_exits_with_2() {
         Some(2)
     );
 }
+
+#[test]
+fn valid_game_records() {
+    insta::glob!("../validate/games/ok", "*.txt", |path| {
+        let o = validate(&["--game", &relative(path)]);
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        insta::assert_snapshot!(String::from_utf8_lossy(&o.stdout));
+    });
+}
+
+#[test]
+fn broken_game_records() {
+    insta::glob!("../validate/games/errors", "*.txt", |path| {
+        let o = validate(&["--game", &relative(path)]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{}: {stderr}", path.display());
+        insta::assert_snapshot!(stderr);
+    });
+}
