@@ -1,6 +1,7 @@
 //! The command line: clap types, one file per command. The library knows
 //! nothing of clap; this module turns arguments into library calls.
 
+mod bench;
 mod list;
 mod moves;
 mod perft;
@@ -30,6 +31,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Measure variant loading and perft speed.
+    Bench(bench::BenchArgs),
     /// Draw a position (or every variant's start) as an SVG diagram.
     Svg(svg::SvgArgs),
     /// Check variant files, or a game record with --game.
@@ -134,6 +137,7 @@ pub fn main() -> ExitCode {
         Command::Moves(args) => moves::run(&args, &mut out.lock()),
         Command::Perft(args) => perft::run(&args, &mut out.lock()),
         Command::List => list::run(&mut out.lock()),
+        Command::Bench(args) => bench::run(&args, &mut out.lock()),
         Command::Svg(args) => svg::run(&args, &mut out.lock()),
         Command::Validate(args) => validate::run(&args, &mut out.lock()),
         Command::Usi(a) => protocol(Dialect::Usi, &a.variant),
@@ -182,5 +186,11 @@ fn exit_code(e: &Error) -> u8 {
 pub fn emit(out: &mut dyn Write, line: std::fmt::Arguments<'_>) -> Result<(), Error> {
     out.write_fmt(line)
         .and_then(|()| out.write_all(b"\n"))
-        .map_err(|e| Error::Usage(format!("cannot write the output: {e}")))
+        .map_err(|e| {
+            // The reader went away (`koma list | head`): nothing more to say.
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            Error::Usage(format!("cannot write the output: {e}"))
+        })
 }
