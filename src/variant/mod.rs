@@ -55,8 +55,17 @@ pub struct Source {
     pub text: String,
     /// The line of the file where the YAML starts (after the opening `---`).
     pub first_line: usize,
+    /// Its front matter.
+    pub yaml: String,
+    /// Where its keys and values stand, found when a problem is to be shown.
+    locations: std::sync::OnceLock<Locations>,
+}
+
+impl Source {
     /// Where its keys and values stand.
-    pub locations: Locations,
+    pub fn locations(&self) -> &Locations {
+        self.locations.get_or_init(|| locate(&self.yaml))
+    }
 }
 
 /// Where in the front matter a problem lies.
@@ -227,9 +236,11 @@ fn locate_problem(p: &Problem, sources: &[Source]) -> Diagnostic {
     let find = |path: &str, key: bool| {
         sources.iter().find_map(|s| {
             let place = if key {
-                s.locations.key(path)
+                s.locations().key(path)
             } else {
-                s.locations.value(path).or_else(|| s.locations.key(path))
+                s.locations()
+                    .value(path)
+                    .or_else(|| s.locations().key(path))
             };
             place.map(|pl| (s, pl))
         })
@@ -443,7 +454,8 @@ fn split(text: &str, origin: &str) -> Result<Document, VariantError> {
         origin: origin.to_string(),
         text: text.to_string(),
         first_line: 2,
-        locations: locate(yaml),
+        yaml: yaml.to_string(),
+        locations: std::sync::OnceLock::new(),
     };
     let front: Value = serde_yaml::from_str(yaml).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
