@@ -12,6 +12,8 @@
 //! });
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod dsl;
 pub mod engine;

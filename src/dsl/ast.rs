@@ -27,11 +27,21 @@ impl Span {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Atom {
     /// A single step of this shape (dx ≤ dy), in all symmetric directions.
-    Leaper { dx: i8, dy: i8 },
+    Leaper {
+        /// Sideways component.
+        dx: i8,
+        /// Forward component.
+        dy: i8,
+    },
     /// `K`: the wazir and ferz steps.
     King,
     /// The same step repeated (a doubled leaper, `R`, `B`).
-    Rider { dx: i8, dy: i8 },
+    Rider {
+        /// Sideways component.
+        dx: i8,
+        /// Forward component.
+        dy: i8,
+    },
     /// `Q`: rook and bishop riders.
     Queen,
 }

@@ -27,11 +27,17 @@ pub use ast::{Atom, Movement, Part, Span};
 pub use compile::{Mode, Step, compile};
 
 use pest::Parser;
-use pest_derive::Parser;
 
-#[derive(Parser)]
-#[grammar = "../grammar/betza.pest"]
-struct BetzaParser;
+/// The pest parser generated from `grammar/betza.pest`.
+mod parser {
+    #![allow(missing_docs)]
+    use pest_derive::Parser;
+
+    #[derive(Parser)]
+    #[grammar = "../grammar/betza.pest"]
+    pub struct BetzaParser;
+}
+use parser::{BetzaParser, Rule};
 
 /// A problem in a movement string, located by byte offsets inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
