@@ -545,6 +545,22 @@ impl<'r, B: Bitboard> Position<'r, B> {
         Some(mv)
     }
 
+    /// A copy that keeps only the current state, not the game's history
+    /// (cheap, for looking one move ahead).
+    pub(crate) fn without_history(&self) -> Position<'r, B> {
+        Position {
+            rules: self.rules,
+            board: self.board,
+            by_color: self.by_color,
+            by_role: self.by_role,
+            hands: self.hands,
+            royal_roles: self.royal_roles,
+            turn: self.turn,
+            start_move_number: self.start_move_number,
+            states: vec![*self.state()],
+        }
+    }
+
     /// How often the current position has occurred (this time included).
     pub fn repetitions(&self) -> u32 {
         let h = self.hash();

@@ -271,7 +271,7 @@ impl<B: Bitboard> Position<'_, B> {
         if !self.rules.attacks(us, role, to, occ).contains(their_royal) {
             return false;
         }
-        let mut after = self.clone();
+        let mut after = self.without_history();
         after.play(Move::Drop { role, to });
         let mut replies = Vec::new();
         after.generate(&mut replies);
