@@ -240,6 +240,25 @@ impl<'r, B: Bitboard> Position<'r, B> {
                 }
             }
         }
+        // Hands count in bytes: no kind of piece may be more than a byte can hold.
+        for role in rules.all_roles().filter(|&r| !rules.role(r).promoted) {
+            let on_board: u32 = rules
+                .all_roles()
+                .filter(|&r| rules.role(r).base == role)
+                .map(|r| pos.by_role[r.index()].count())
+                .sum();
+            let in_hand: u32 = Color::ALL
+                .iter()
+                .map(|&c| pos.hands[c.index()][role.index()] as u32)
+                .sum();
+            if on_board + in_hand > 250 {
+                problems.push(format!(
+                    "{} {}s in the game: at most 250",
+                    on_board + in_hand,
+                    rules.role(role).name
+                ));
+            }
+        }
         if pos.royal_roles != 0 {
             for color in Color::ALL {
                 let n = pos.royals(color).count();

@@ -181,6 +181,11 @@ fn bad_input_gets_a_clear_message_and_a_nonzero_exit() {
         1,
         "a second unpromoted pawn on file 4",
     );
+    fails_with(
+        &["moves", "--fen", "k5/6/6/6/6/5K[200P200p] w - - 0 1"],
+        1,
+        "400 pawns in the game: at most 250",
+    );
     fails_with(&["perft", "--depth", "99"], 2, "too deep");
     fails_with(&["perft"], 2, "--depth");
     fails_with(&["frobnicate"], 2, "unrecognized subcommand");

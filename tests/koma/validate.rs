@@ -75,7 +75,12 @@ fn misuse_exits_with_2() {
 fn valid_game_records() {
     insta::glob!("../validate/games/ok", "*.txt", |path| {
         let o = validate(&["--game", &relative(path)]);
-        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         insta::assert_snapshot!(String::from_utf8_lossy(&o.stdout));
     });
 }
