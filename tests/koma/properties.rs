@@ -12,19 +12,7 @@ use koma::rules::{PromotionRule, Role, Rules};
 use koma::variant::schema::RulesSpec;
 use koma::{variant, with_rules};
 
-use crate::common::game;
-
-/// A small deterministic generator (xorshift) for reproducible games.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use crate::common::{Rng, game};
 
 /// The naive reference: walks each step of each piece square by square and
 /// reads the rules from the variant file, not from the compiled tables.

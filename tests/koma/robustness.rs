@@ -5,21 +5,7 @@
 use koma::position::{Position, Setup};
 use koma::{Game, dsl, record, variant, with_rules};
 
-use crate::common::game;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use crate::common::{Rng, game};
 
 const ALPHABET: &[&str] = &[
     "a",
