@@ -195,11 +195,12 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
     })?;
     let promote = match rest {
         "" | "=" => false,
-        "+" => true,
+        // '-' turns a piece back to its unpromoted side (kyoto shogi).
+        "+" | "-" => true,
         other => {
             return Err(unreadable(
                 text,
-                format!("unexpected '{other}' after the squares (only '+' may follow)"),
+                format!("unexpected '{other}' after the squares (only '+', '-' or '=' may follow)"),
             ));
         }
     };
@@ -243,6 +244,19 @@ impl<B: Bitboard> Position<'_, B> {
                 }
             },
         };
+        if legal.contains(&found) {
+            // The move exists but with the other sign ('+' for '-').
+            let usi = text.trim().starts_with(|c: char| c.is_ascii_digit()) || text.contains('*');
+            let right = format_move(
+                self,
+                found,
+                if usi { Notation::Usi } else { Notation::Fairy },
+            );
+            return Err(illegal(
+                text,
+                format!("the sign does not match what the move does: write {right}"),
+            ));
+        }
         Err(illegal(text, self.explain(found, &legal)))
     }
 

@@ -256,3 +256,25 @@ fn perft_threads_give_the_same_counts() {
     assert!(stdout(&two).ends_with("total: 35401\n"));
     fails_with(&["perft", "--depth", "2", "--threads", "0"], 2, "--threads");
 }
+
+#[test]
+fn kyoto_moves_turn_pieces_both_ways() {
+    let o = koma(&[
+        "moves",
+        "-v",
+        "kyoto-shogi",
+        "--moves",
+        "e1e2+",
+        "e5d4-",
+        "e2b2-",
+        "--notation",
+        "fairy",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().any(|l| l == "b5a4-"));
+    fails_with(
+        &["moves", "-v", "kyoto-shogi", "--moves", "e1e2-"],
+        1,
+        "the sign does not match what the move does: write e1e2+",
+    );
+}
