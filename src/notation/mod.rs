@@ -244,6 +244,23 @@ impl<B: Bitboard> Position<'_, B> {
                 }
             },
         };
+        // Without a sign, a move that can only be made promoting (or turning
+        // over) is that move.
+        if let Move::Normal {
+            from,
+            to,
+            promote: false,
+        } = found
+        {
+            let turned = Move::Normal {
+                from,
+                to,
+                promote: true,
+            };
+            if !text.trim().ends_with('=') && legal.contains(&turned) {
+                return Ok(turned);
+            }
+        }
         if legal.contains(&found) {
             // The move exists but with the other sign ('+' for '-').
             let usi = text.trim().starts_with(|c: char| c.is_ascii_digit()) || text.contains('*');
