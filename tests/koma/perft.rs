@@ -6,8 +6,8 @@ use koma::with_rules;
 
 use crate::common::{game, tests_dir};
 
-/// Counts above this run only on demand (`-- --ignored`).
-const QUICK_NODES: u64 = 1_000_000;
+/// Counts above this run only on demand (`cargo test --release -- --ignored`).
+const QUICK_NODES: u64 = 5_000_000;
 
 struct Entry {
     file: String,
@@ -88,7 +88,7 @@ fn run(max_nodes: u64) -> usize {
 
 #[test]
 fn perft_suite() {
-    assert!(run(QUICK_NODES) >= 9, "the suite must not be empty");
+    assert!(run(QUICK_NODES) >= 50, "the suite must not be empty");
 }
 
 #[test]
