@@ -670,19 +670,25 @@ impl<'r, B: Bitboard> Position<'r, B> {
         }
         if self.rules.has_tries {
             let occ = self.occupied();
-            for (i, info) in self.rules.roles.iter().enumerate() {
-                if !info.wins_on_last_rank {
-                    continue;
-                }
-                let arrived = self.pieces(them, Role(i as u8)) & self.rules.last_rank[them.index()];
-                if arrived
-                    .squares()
-                    .any(|sq| self.attackers_to(sq, us, occ).is_empty())
-                {
-                    return Some(Outcome::Win {
-                        winner: them,
-                        reason: "reached the last rank",
-                    });
+            // Whoever's piece stands on its last rank unattacked has won:
+            // the side that just moved there, or the side to move whose piece
+            // the opponent left there.
+            for side in [them, us] {
+                for (i, info) in self.rules.roles.iter().enumerate() {
+                    if !info.wins_on_last_rank {
+                        continue;
+                    }
+                    let arrived =
+                        self.pieces(side, Role(i as u8)) & self.rules.last_rank[side.index()];
+                    if arrived
+                        .squares()
+                        .any(|sq| self.attackers_to(sq, side.opposite(), occ).is_empty())
+                    {
+                        return Some(Outcome::Win {
+                            winner: side,
+                            reason: "reached the last rank",
+                        });
+                    }
                 }
             }
         }

@@ -83,22 +83,6 @@ impl<B: Bitboard> Position<'_, B> {
                         for to in t.squares() {
                             self.push_normal(out, role, from, to);
                         }
-                        // Promoting to a second royal lifts the duty to keep the first safe.
-                        if rules
-                            .role(role)
-                            .promotion
-                            .is_some_and(|p| rules.role(p).royal)
-                        {
-                            for to in (targets & !t).squares() {
-                                if self.may_promote(role, from, to) {
-                                    out.push(Move::Normal {
-                                        from,
-                                        to,
-                                        promote: true,
-                                    });
-                                }
-                            }
-                        }
                     }
                     None => {
                         for to in targets.squares() {

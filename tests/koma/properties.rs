@@ -123,10 +123,10 @@ impl Reference {
                 } else {
                     0
                 };
-                p.color != us
-                    && rules.role(p.role).wins_on_last_rank
+                // Either side's piece, standing on its last rank unattacked.
+                rules.role(p.role).wins_on_last_rank
                     && t.rank(sq) == last
-                    && !self.attacked(pos, sq, us)
+                    && !self.attacked(pos, sq, p.color.opposite())
             })
         })
     }
@@ -207,13 +207,24 @@ impl Reference {
                 }
             }
         }
+        // With one royal (and the check rule), that royal must be safe after
+        // the move, wherever it went; a second royal made by promotion does
+        // not lift the duty (as Fairy-Stockfish plays sho shogi).
+        let royals: Vec<Square> = pos.royals(us).squares().collect();
+        let guarded = (self.spec.check && royals.len() == 1).then(|| royals[0]);
         candidates
             .into_iter()
             .filter(|&mv| {
                 let mut after = pos.clone();
                 after.play(mv);
-                if self.royal_in_danger(&after, us) {
-                    return false;
+                if let Some(royal) = guarded {
+                    let now = match mv {
+                        Move::Normal { from, to, .. } if from == royal => to,
+                        _ => royal,
+                    };
+                    if self.attacked(&after, now, us.opposite()) {
+                        return false;
+                    }
                 }
                 let drop_mate =
                     matches!(mv, Move::Drop { role, .. } if rules.role(role).drop_mate_illegal);
