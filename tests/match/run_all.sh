@@ -31,7 +31,7 @@ echo "## (3) the other variants vs the random mover" >> "$out"
 for v in shogi minishogi gorogoro euroshogi yarishogi torishogi dobutsu kyotoshogi shoshogi; do
   run python3 tests/match/match.py --variant $v --opponent random --games 4 --movetime 50 --seed 1
 done
-echo "## (4) pyffish's own four-field start FEN with '[-]' hands, sent verbatim (koma rejects it)" >> "$out"
+echo "## (4) pyffish's own four-field start FEN with '[-]' hands, sent verbatim (koma reads it)" >> "$out"
 run python3 tests/match/match.py --variant minishogi --opponent random --games 2 --movetime 50 --seed 1 --start-fen 'rbsgk/4p/5/P4/KGSBR[-] w 0 1'
 echo "## (5) kyotoshogi again, koma given the current FEN instead of the moves (its own moves checked; diagnostic)" >> "$out"
 run python3 tests/match/match.py --variant kyotoshogi --opponent random --games 4 --movetime 50 --seed 1 --send current
