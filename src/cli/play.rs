@@ -86,6 +86,16 @@ struct Session<'a, 'r, B: Bitboard> {
     resigned: Option<Color>,
 }
 
+/// The next line of input; `None` at its end.
+fn read_line(input: &mut dyn BufRead) -> Result<Option<String>, Error> {
+    let mut line = String::new();
+    match input.read_line(&mut line) {
+        Ok(0) => Ok(None),
+        Ok(_) => Ok(Some(line)),
+        Err(e) => Err(Error::Usage(format!("cannot read the input: {e}"))),
+    }
+}
+
 fn io(e: std::io::Error) -> Error {
     Error::Usage(format!("cannot write to the terminal: {e}"))
 }
@@ -171,15 +181,10 @@ impl<B: Bitboard> Session<'_, '_, B> {
             }
             write!(out, "{}> ", self.pos.turn().name()).map_err(io)?;
             out.flush().map_err(io)?;
-            let mut line = String::new();
-            if input
-                .read_line(&mut line)
-                .map_err(|e| Error::Usage(format!("cannot read the input: {e}")))?
-                == 0
-            {
+            let Some(line) = read_line(input)? else {
                 writeln!(out).map_err(io)?;
                 return Ok(());
-            }
+            };
             let line = line.trim();
             let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
             match word {
@@ -292,14 +297,9 @@ impl<B: Bitboard> Session<'_, '_, B> {
             if !signed && self.pos.legal_moves().contains(&promoting) {
                 write!(out, "Promote? [y/n] ").map_err(io)?;
                 out.flush().map_err(io)?;
-                let mut answer = String::new();
-                if input
-                    .read_line(&mut answer)
-                    .map_err(|e| Error::Usage(format!("cannot read the input: {e}")))?
-                    == 0
-                {
+                let Some(answer) = read_line(input)? else {
                     return Ok(());
-                }
+                };
                 if answer.trim().to_ascii_lowercase().starts_with('y') {
                     m = promoting;
                 }

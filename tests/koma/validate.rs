@@ -13,6 +13,28 @@ fn validate(args: &[&str]) -> Output {
         .expect("koma runs")
 }
 
+/// The report of an input koma accepts (exit 0), from stdout.
+fn accepted(args: &[&str]) -> String {
+    let o = validate(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The report of an input koma refuses (exit 1, nothing on stdout, no panic).
+fn refused(args: &[&str]) -> String {
+    let o = validate(args);
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+    assert!(o.stdout.is_empty(), "{args:?}: output on stdout");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
 fn relative(path: &Path) -> String {
     path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
         .unwrap_or(path)
@@ -23,10 +45,7 @@ fn relative(path: &Path) -> String {
 #[test]
 fn valid_variant_files() {
     insta::glob!("../validate/ok", "*.md", |path| {
-        let o = validate(&[&relative(path)]);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(0), "{stderr}");
-        insta::assert_snapshot!(String::from_utf8_lossy(&o.stdout));
+        insta::assert_snapshot!(accepted(&[&relative(path)]));
     });
 }
 
@@ -38,25 +57,13 @@ fn every_embedded_variant_file_is_valid() {
         .collect();
     files.sort();
     let args: Vec<&str> = files.iter().map(String::as_str).collect();
-    let o = validate(&args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    insta::assert_snapshot!(String::from_utf8_lossy(&o.stdout));
+    insta::assert_snapshot!(accepted(&args));
 }
 
 #[test]
 fn broken_variant_files() {
     insta::glob!("../validate/errors", "*.md", |path| {
-        let o = validate(&[&relative(path)]);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{}: {stderr}", path.display());
-        assert!(o.stdout.is_empty());
-        assert!(!stderr.contains("panicked"), "{stderr}");
-        insta::assert_snapshot!(stderr);
+        insta::assert_snapshot!(refused(&[&relative(path)]));
     });
 }
 
@@ -74,23 +81,13 @@ fn misuse_exits_with_2() {
 #[test]
 fn valid_game_records() {
     insta::glob!("../validate/games/ok", "*.txt", |path| {
-        let o = validate(&["--game", &relative(path)]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        insta::assert_snapshot!(String::from_utf8_lossy(&o.stdout));
+        insta::assert_snapshot!(accepted(&["--game", &relative(path)]));
     });
 }
 
 #[test]
 fn broken_game_records() {
     insta::glob!("../validate/games/errors", "*.txt", |path| {
-        let o = validate(&["--game", &relative(path)]);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{}: {stderr}", path.display());
-        insta::assert_snapshot!(stderr);
+        insta::assert_snapshot!(refused(&["--game", &relative(path)]));
     });
 }
