@@ -45,6 +45,8 @@ struct Session {
     moves: Vec<String>,
     /// The last `position` was refused: `go` must not play from an old one.
     refused: bool,
+    /// The running search has no limit of its own (`go infinite`).
+    endless: bool,
     engine: Arc<Mutex<Engine>>,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
@@ -75,6 +77,7 @@ pub fn serve(
         start: None,
         moves: Vec::new(),
         refused: false,
+        endless: false,
         engine: Arc::new(Mutex::new(Engine::new(64))),
         stop: Arc::new(AtomicBool::new(false)),
         search: None,
@@ -111,6 +114,10 @@ impl Session {
                 "gameover" | "ponderhit" | "debug" | "register" => {}
                 other => say(&self.out, &format!("info string unknown command '{other}'")),
             }
+        }
+        // The input has ended: a search with limits may finish, an endless one is stopped.
+        if self.endless {
+            self.halt();
         }
         self.wait();
     }
@@ -258,6 +265,7 @@ impl Session {
                 .and_then(|v| v.parse().ok())
         };
         let infinite = words.contains(&"infinite");
+        self.endless = infinite;
         let dialect = self.dialect;
         let (start, moves) = (self.start.clone(), self.moves.clone());
         let (engine, stop, out) = (self.engine.clone(), self.stop.clone(), self.out.clone());

@@ -194,3 +194,14 @@ fn the_documented_transcript_is_what_koma_prints() {
         "tests/play/mate-in-one.transcript is out of date"
     );
 }
+
+#[test]
+fn an_endless_search_stops_on_stop_and_at_the_end_of_input() {
+    let (out, _, code) = run(&["usi"], "position startpos\ngo infinite\nstop\nisready\n");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("bestmove "), "{out}");
+    assert!(out.trim_end().ends_with("readyok"), "{out}");
+    let (out, _, code) = run(&["uci"], "position startpos\ngo infinite\n");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("bestmove "), "{out}");
+}
