@@ -19,6 +19,7 @@ pub mod dsl;
 pub mod engine;
 pub mod error;
 pub mod notation;
+pub mod play;
 pub mod position;
 pub mod protocol;
 pub mod record;
@@ -30,6 +31,26 @@ pub use error::Error;
 
 use rules::Rules;
 use variant::Variant;
+
+/// The largest text file koma reads (a variant file or a game record): 4 MiB.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// Reads a text file of at most [`MAX_FILE_BYTES`], so that a device or a
+/// huge file given by mistake is refused instead of filling the memory.
+pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB: not a variant file or game record",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    Ok(text)
+}
 
 /// A compiled variant on the narrowest bitboard that holds its board.
 #[derive(Clone, Debug)]

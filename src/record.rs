@@ -16,8 +16,9 @@ use std::fmt::Write;
 use thiserror::Error;
 
 use crate::board::Bitboard;
-use crate::notation::{Notation, format_move};
-use crate::position::{Move, Position};
+use crate::notation::{MoveError, Notation, format_move};
+use crate::position::{Move, Position, Setup};
+use crate::rules::Rules;
 
 /// Where a record starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,6 +124,48 @@ fn push_moves(record: &mut Record, text: &str, line: usize) {
             });
         }
     }
+}
+
+/// Plays a record's moves from its start on `rules`; `path` names the record
+/// in messages. Every move must be legal and the game not over before it.
+pub fn replay<'r, B: Bitboard>(
+    rec: &Record,
+    rules: &'r Rules<B>,
+    path: &str,
+) -> Result<Position<'r, B>, crate::Error> {
+    use crate::Error;
+    let setup = match &rec.start {
+        None => rules.start.clone(),
+        Some(Start::Fen(f)) => Setup::parse_fen(f).map_err(|source| Error::Setup {
+            kind: "FEN",
+            text: f.clone(),
+            source,
+        })?,
+        Some(Start::Sfen(f)) => Setup::parse_sfen(f).map_err(|source| Error::Setup {
+            kind: "SFEN",
+            text: f.clone(),
+            source,
+        })?,
+    };
+    let mut pos = Position::new(rules, &setup).map_err(|source| Error::Position {
+        variant: rules.slug.clone(),
+        source,
+    })?;
+    for (i, m) in rec.moves.iter().enumerate() {
+        let at = format!("{path}:{}: move {}, {}", m.line, i + 1, m.text);
+        if let Some(o) = pos.outcome() {
+            return Err(Error::Invalid(format!(
+                "{at}: the game was already over ({o})"
+            )));
+        }
+        match pos.parse_move(&m.text) {
+            Ok(mv) => pos.play(mv),
+            Err(MoveError::Unreadable { reason, .. } | MoveError::Illegal { reason, .. }) => {
+                return Err(Error::Invalid(format!("{at}: {reason}")));
+            }
+        }
+    }
+    Ok(pos)
 }
 
 /// Writes a game as a record that [`parse`] reads back: the variant, the

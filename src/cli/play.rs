@@ -1,27 +1,27 @@
-//! `koma play`: a game in the terminal, person against engine (or any pair).
-//! Reads one command or move a line, so it can be scripted through stdin.
-
-use std::io::{BufRead, Write};
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+//! `koma play`: the command-line side of [`koma::play`].
 
 use clap::{Args, ValueEnum};
-use koma::board::{Bitboard, Color};
-use koma::engine::{Engine, Limits};
-use koma::notation::{Notation, format_move};
-use koma::position::{Move, Outcome, Position};
-use koma::render::{Style, board_text};
-use koma::{Error, record, with_rules};
+use koma::play::{PlayOptions, Player};
+use koma::{Error, with_rules};
 
 use super::PositionArgs;
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Player {
+pub enum PlayerArg {
     /// Moves typed at the prompt.
     Human,
     /// koma's engine.
     Engine,
+}
+
+impl From<PlayerArg> for Player {
+    fn from(p: PlayerArg) -> Player {
+        match p {
+            PlayerArg::Human => Player::Human,
+            PlayerArg::Engine => Player::Engine,
+        }
+    }
 }
 
 /// Arguments of `koma play`.
@@ -30,11 +30,11 @@ pub struct PlayArgs {
     #[command(flatten)]
     pos: PositionArgs,
     /// Who plays sente (moves first).
-    #[arg(long, value_enum, default_value_t = Player::Human)]
-    sente: Player,
+    #[arg(long, value_enum, default_value_t = PlayerArg::Human)]
+    sente: PlayerArg,
     /// Who plays gote.
-    #[arg(long, value_enum, default_value_t = Player::Engine)]
-    gote: Player,
+    #[arg(long, value_enum, default_value_t = PlayerArg::Engine)]
+    gote: PlayerArg,
     /// The engine's thinking time per move, in seconds.
     #[arg(long, conflicts_with = "depth", default_value_t = 2.0)]
     time: f64,
@@ -49,316 +49,25 @@ pub struct PlayArgs {
     color: bool,
 }
 
-const HELP: &str = "\
-Type a move in USI (7g7f, 8h2b+, P*5e) or Fairy-Stockfish notation (a2a3, e1a5+, P@c3).
-Without a promotion sign you are asked when both are legal; '=' after a move declines.
-Commands:
-  moves        list the legal moves
-  undo         take back your last move (and the engine's reply)
-  hint         ask the engine for a move
-  sfen         print the position as SFEN and FEN
-  board        draw the board again
-  save FILE    write the game record (koma validate --game reads it)
-  resign       give up the game
-  quit         leave
-  help         this text";
-
-/// Plays a game on `input`/`out`.
-pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
-    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 86_400.0) {
-        return Err(Error::Usage(format!(
-            "--time {}: expected seconds between 0 and 86400",
-            args.time
-        )));
-    }
+/// Plays a game on `input`/`out`; `save FILE` writes the file.
+pub fn run(
+    args: &PlayArgs,
+    input: &mut dyn std::io::BufRead,
+    out: &mut dyn std::io::Write,
+) -> Result<(), Error> {
+    let options = PlayOptions {
+        sente: args.sente.into(),
+        gote: args.gote.into(),
+        time: args.time,
+        depth: args.depth,
+        kanji: args.kanji,
+        color: args.color,
+        hash_mb: 32,
+    };
     let game = args.pos.game()?;
+    let mut save = |path: &str, text: &str| std::fs::write(path, text);
     with_rules!(&game, rules => {
         let pos = args.pos.position(rules)?;
-        Session { args, pos, engine: Engine::new(32), over: None, resigned: None }.run(input, out)
+        koma::play::run(pos, &options, input, out, &mut save)
     })
-}
-
-struct Session<'a, 'r, B: Bitboard> {
-    args: &'a PlayArgs,
-    pos: Position<'r, B>,
-    engine: Engine,
-    over: Option<Outcome>,
-    resigned: Option<Color>,
-}
-
-/// The next line of input; `None` at its end.
-fn read_line(input: &mut dyn BufRead) -> Result<Option<String>, Error> {
-    let mut line = String::new();
-    match input.read_line(&mut line) {
-        Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(line)),
-        Err(e) => Err(Error::Usage(format!("cannot read the input: {e}"))),
-    }
-}
-
-fn io(e: std::io::Error) -> Error {
-    Error::Usage(format!("cannot write to the terminal: {e}"))
-}
-
-impl<B: Bitboard> Session<'_, '_, B> {
-    fn player(&self, color: Color) -> Player {
-        if color == Color::Sente {
-            self.args.sente
-        } else {
-            self.args.gote
-        }
-    }
-
-    fn limits(&self) -> Limits {
-        match self.args.depth {
-            Some(d) => Limits {
-                depth: Some(d.clamp(1, 64)),
-                ..Limits::default()
-            },
-            None => Limits {
-                time: Some(Duration::from_secs_f64(self.args.time)),
-                ..Limits::default()
-            },
-        }
-    }
-
-    fn show(&self, out: &mut dyn Write) -> Result<(), Error> {
-        let rules = self.pos.rules();
-        let style = Style {
-            kanji: self.args.kanji,
-            color: self.args.color,
-        };
-        writeln!(out).map_err(io)?;
-        write!(out, "{}", board_text(&self.pos, style)).map_err(io)?;
-        let mut status = format!(
-            "{} — move {}, {} to move",
-            rules.title,
-            self.pos.move_number(),
-            self.pos.turn().name()
-        );
-        if let Some(m) = self.pos.last_move() {
-            let mut before = self.pos.clone();
-            before.undo();
-            status.push_str(&format!(
-                "; last move {}",
-                format_move(&before, m, Notation::Usi)
-            ));
-        }
-        if self.pos.in_check() {
-            status.push_str("; check!");
-        }
-        writeln!(out, "{status}").map_err(io)
-    }
-
-    fn finish(&mut self, out: &mut dyn Write) -> Result<(), Error> {
-        if self.over.is_none() {
-            self.over = self.pos.outcome();
-            if let Some(o) = &self.over {
-                writeln!(out, "Game over: {}", describe(o)).map_err(io)?;
-                writeln!(
-                    out,
-                    "(save FILE keeps the record; undo takes back; quit leaves)"
-                )
-                .map_err(io)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn run(mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
-        writeln!(
-            out,
-            "koma plays {}. Type 'help' for commands.",
-            self.pos.rules().title
-        )
-        .map_err(io)?;
-        self.show(out)?;
-        self.finish(out)?;
-        loop {
-            if self.over.is_none() && self.player(self.pos.turn()) == Player::Engine {
-                self.engine_move(out)?;
-                continue;
-            }
-            write!(out, "{}> ", self.pos.turn().name()).map_err(io)?;
-            out.flush().map_err(io)?;
-            let Some(line) = read_line(input)? else {
-                writeln!(out).map_err(io)?;
-                return Ok(());
-            };
-            let line = line.trim();
-            let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-            match word {
-                "" => {}
-                "help" | "?" => writeln!(out, "{HELP}").map_err(io)?,
-                "quit" | "exit" => return Ok(()),
-                "board" => self.show(out)?,
-                "moves" => {
-                    let mut list: Vec<String> = self
-                        .pos
-                        .legal_moves()
-                        .iter()
-                        .map(|&m| format_move(&self.pos, m, Notation::Usi))
-                        .collect();
-                    list.sort();
-                    writeln!(out, "{} legal moves: {}", list.len(), list.join(" ")).map_err(io)?;
-                }
-                "sfen" | "fen" => {
-                    writeln!(out, "sfen {}\nfen {}", self.pos.sfen(), self.pos.fen()).map_err(io)?
-                }
-                "undo" => self.undo(out)?,
-                "hint" => self.hint(out)?,
-                "save" => self.save(rest.trim(), out)?,
-                "resign" => {
-                    if self.over.is_none() {
-                        let loser = self.pos.turn();
-                        self.resigned = Some(loser);
-                        self.over = Some(Outcome::Win {
-                            winner: loser.opposite(),
-                            reason: "resignation",
-                        });
-                        writeln!(
-                            out,
-                            "{} resigns. Game over: {} wins by resignation.",
-                            loser.name(),
-                            loser.opposite().name()
-                        )
-                        .map_err(io)?;
-                    }
-                }
-                _ => self.human_move(line, input, out)?,
-            }
-        }
-    }
-
-    fn engine_move(&mut self, out: &mut dyn Write) -> Result<(), Error> {
-        let stop = AtomicBool::new(false);
-        let limits = self.limits();
-        let (best, info) = self.engine.think(&mut self.pos, limits, &stop, |_| {});
-        let Some(m) = best else {
-            self.finish(out)?;
-            return Ok(());
-        };
-        let text = format_move(&self.pos, m, Notation::Usi);
-        let detail = info.map(|i| match i.mate_in() {
-            Some(n) => format!(" (mate in {n}, depth {})", i.depth),
-            None => format!(" (score {}, depth {})", i.score, i.depth),
-        });
-        writeln!(
-            out,
-            "koma ({}) plays {text}{}",
-            self.pos.turn().name(),
-            detail.unwrap_or_default()
-        )
-        .map_err(io)?;
-        self.pos.play(m);
-        self.show(out)?;
-        self.finish(out)
-    }
-
-    fn human_move(
-        &mut self,
-        text: &str,
-        input: &mut dyn BufRead,
-        out: &mut dyn Write,
-    ) -> Result<(), Error> {
-        if let Some(o) = &self.over {
-            writeln!(
-                out,
-                "The game is over ({}); undo to go back, or quit.",
-                describe(o)
-            )
-            .map_err(io)?;
-            return Ok(());
-        }
-        let mut m = match self.pos.parse_move(text) {
-            Ok(m) => m,
-            Err(e) => {
-                writeln!(
-                    out,
-                    "{e}. Type 'moves' for the legal moves, 'help' for commands."
-                )
-                .map_err(io)?;
-                return Ok(());
-            }
-        };
-        // Ask when the move could also promote and no sign was typed.
-        if let Move::Normal {
-            from,
-            to,
-            promote: false,
-        } = m
-        {
-            let promoting = Move::Normal {
-                from,
-                to,
-                promote: true,
-            };
-            let signed = text.ends_with(['+', '-', '=']);
-            if !signed && self.pos.legal_moves().contains(&promoting) {
-                write!(out, "Promote? [y/n] ").map_err(io)?;
-                out.flush().map_err(io)?;
-                let Some(answer) = read_line(input)? else {
-                    return Ok(());
-                };
-                if answer.trim().to_ascii_lowercase().starts_with('y') {
-                    m = promoting;
-                }
-            }
-        }
-        self.pos.play(m);
-        self.show(out)?;
-        self.finish(out)
-    }
-
-    fn undo(&mut self, out: &mut dyn Write) -> Result<(), Error> {
-        if self.resigned.take().is_some() {
-            self.over = None;
-            writeln!(out, "Resignation withdrawn.").map_err(io)?;
-            return Ok(());
-        }
-        if self.pos.undo().is_none() {
-            writeln!(out, "Nothing to undo.").map_err(io)?;
-            return Ok(());
-        }
-        while self.player(self.pos.turn()) == Player::Engine && self.pos.last_move().is_some() {
-            self.pos.undo();
-        }
-        self.over = None;
-        self.show(out)?;
-        self.finish(out)
-    }
-
-    fn hint(&mut self, out: &mut dyn Write) -> Result<(), Error> {
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            time: Some(Duration::from_secs_f64(self.args.time.min(1.0))),
-            depth: self.args.depth,
-            nodes: None,
-        };
-        match self.engine.think(&mut self.pos, limits, &stop, |_| {}).0 {
-            Some(m) => {
-                writeln!(out, "hint: {}", format_move(&self.pos, m, Notation::Usi)).map_err(io)
-            }
-            None => writeln!(out, "No move: the game is over.").map_err(io),
-        }
-    }
-
-    fn save(&self, path: &str, out: &mut dyn Write) -> Result<(), Error> {
-        if path.is_empty() {
-            return writeln!(out, "save needs a file name: save game.txt").map_err(io);
-        }
-        let comment = self.over.as_ref().map(describe);
-        match std::fs::write(path, record::write(&self.pos, comment.as_deref())) {
-            Ok(()) => writeln!(out, "Saved the game to {path}.").map_err(io),
-            Err(e) => writeln!(out, "Cannot save to {path}: {e}").map_err(io),
-        }
-    }
-}
-
-/// An outcome in words.
-pub fn describe(o: &Outcome) -> String {
-    match o {
-        Outcome::Win { winner, reason } => format!("{} wins by {reason}", winner.name()),
-        Outcome::Draw { reason } => format!("draw by {reason}"),
-    }
 }

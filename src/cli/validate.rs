@@ -3,12 +3,10 @@
 use std::io::Write;
 
 use clap::Args;
-use koma::position::{Outcome, Position, Setup};
-use koma::record::{self, Start};
+use koma::record;
 use koma::{Error, Game, with_rules};
 
 use super::emit;
-use super::play::describe;
 
 /// Arguments of `koma validate`.
 #[derive(Args)]
@@ -63,7 +61,7 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<(), Error> {
 }
 
 fn game(path: &str, variant: Option<&str>, out: &mut dyn Write) -> Result<(), Error> {
-    let text = std::fs::read_to_string(path)
+    let text = koma::read_text_file(std::path::Path::new(path))
         .map_err(|e| Error::Invalid(format!("cannot read {path}: {e}")))?;
     let rec = record::parse(&text).map_err(|e| Error::Invalid(format!("{path}: {e}")))?;
     let name = match (&rec.variant, variant) {
@@ -82,37 +80,12 @@ fn game(path: &str, variant: Option<&str>, out: &mut dyn Write) -> Result<(), Er
     };
     let g = Game::load(&name)?;
     with_rules!(&g, rules => {
-        let setup = match &rec.start {
-            None => rules.start.clone(),
-            Some(Start::Fen(f)) => Setup::parse_fen(f).map_err(|source| Error::Setup { kind: "FEN", text: f.clone(), source })?,
-            Some(Start::Sfen(f)) => Setup::parse_sfen(f).map_err(|source| Error::Setup { kind: "SFEN", text: f.clone(), source })?,
-        };
-        let mut pos = Position::new(rules, &setup).map_err(|source| Error::Position { variant: rules.slug.clone(), source })?;
-        for (i, m) in rec.moves.iter().enumerate() {
-            if let Some(o) = pos.outcome() {
-                return Err(Error::Invalid(format!(
-                    "{path}:{}: move {}, {}: the game was already over ({})",
-                    m.line,
-                    i + 1,
-                    m.text,
-                    describe(&o)
-                )));
-            }
-            match pos.parse_move(&m.text) {
-                Ok(mv) => pos.play(mv),
-                Err(e) => {
-                    let reason = match e {
-                        koma::notation::MoveError::Unreadable { reason, .. } | koma::notation::MoveError::Illegal { reason, .. } => reason,
-                    };
-                    return Err(Error::Invalid(format!("{path}:{}: move {}, {}: {reason}", m.line, i + 1, m.text)));
-                }
-            }
-        }
+        let pos = record::replay(&rec, rules, path)?;
         emit(out, format_args!("{path}: {} moves of {}, all legal", rec.moves.len(), rules.title))?;
         emit(out, format_args!("to move: {}{}", pos.turn().name(), if pos.in_check() { " (in check)" } else { "" }))?;
         let verdict = match pos.outcome() {
             None => "the game goes on".to_string(),
-            Some(o @ Outcome::Win { .. }) | Some(o @ Outcome::Draw { .. }) => describe(&o),
+            Some(o) => o.to_string(),
         };
         emit(out, format_args!("result: {verdict}"))?;
         emit(out, format_args!("repetitions of the final position: {}", pos.repetitions()))?;

@@ -77,6 +77,16 @@ pub enum Outcome {
     },
 }
 
+impl std::fmt::Display for Outcome {
+    /// The outcome in words: "sente wins by checkmate", "draw by repetition".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => write!(f, "{} wins by {reason}", winner.name()),
+            Outcome::Draw { reason } => write!(f, "draw by {reason}"),
+        }
+    }
+}
+
 /// What make() must remember to undo a move; also the game's history.
 #[derive(Copy, Clone, Debug)]
 struct State<B> {

@@ -38,9 +38,32 @@ fn say(out: &Output, line: &str) {
     }
 }
 
+/// Bounds on what a peer may ask for: the defaults suit a GUI; a fuzzer or a
+/// shared server sets tighter ones.
+#[derive(Copy, Clone, Debug)]
+pub struct Caps {
+    /// Every search stops after this many nodes, whatever `go` says.
+    pub max_nodes: Option<u64>,
+    /// The largest hash table `setoption name Hash` may ask for, in MiB.
+    pub max_hash_mb: usize,
+    /// `setoption ... Variant` takes only the embedded variants, no paths.
+    pub embedded_only: bool,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps {
+            max_nodes: None,
+            max_hash_mb: 4096,
+            embedded_only: false,
+        }
+    }
+}
+
 struct Session {
     dialect: Dialect,
-    game: &'static Game,
+    caps: Caps,
+    game: Arc<Game>,
     start: Option<Setup>,
     moves: Vec<String>,
     /// The last `position` was refused: `go` must not play from an old one.
@@ -61,7 +84,18 @@ pub fn serve(
     out: Output,
     variant: &str,
 ) -> Result<(), crate::Error> {
-    let game: &'static Game = Box::leak(Box::new(Game::load(variant)?));
+    serve_with(dialect, input, out, variant, Caps::default())
+}
+
+/// [`serve`] within `caps`.
+pub fn serve_with(
+    dialect: Dialect,
+    input: Box<dyn BufRead + Send>,
+    out: Output,
+    variant: &str,
+    caps: Caps,
+) -> Result<(), crate::Error> {
+    let game = Arc::new(Game::load(variant)?);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         for line in input.lines() {
@@ -73,12 +107,13 @@ pub fn serve(
     });
     let mut s = Session {
         dialect,
+        caps,
         game,
         start: None,
         moves: Vec::new(),
         refused: false,
         endless: false,
-        engine: Arc::new(Mutex::new(Engine::new(64))),
+        engine: Arc::new(Mutex::new(Engine::new(caps.max_hash_mb.clamp(1, 64)))),
         stop: Arc::new(AtomicBool::new(false)),
         search: None,
         out,
@@ -170,7 +205,7 @@ impl Session {
     }
 
     fn game_slug(&self) -> String {
-        with_rules!(self.game, rules => rules.slug.clone())
+        with_rules!(&*self.game, rules => rules.slug.clone())
     }
 
     fn set_option(&mut self, words: &[&str]) {
@@ -185,9 +220,17 @@ impl Session {
         match name {
             "USI_Variant" | "UCI_Variant" => {
                 self.wait();
+                let known = variant::embedded(value).is_some()
+                    || variant::aliases().iter().any(|(a, _)| a == value);
+                if self.caps.embedded_only && !known {
+                    return say(
+                        &self.out,
+                        &format!("info string error: unknown variant '{value}'"),
+                    );
+                }
                 match Game::load(value) {
                     Ok(g) => {
-                        self.game = Box::leak(Box::new(g));
+                        self.game = Arc::new(g);
                         self.start = None;
                         self.moves.clear();
                         self.refused = false;
@@ -198,7 +241,9 @@ impl Session {
             "Hash" | "USI_Hash" => {
                 if let Ok(mb) = value.parse::<usize>() {
                     self.wait();
-                    self.engine = Arc::new(Mutex::new(Engine::new(mb.clamp(1, 4096))));
+                    self.engine = Arc::new(Mutex::new(Engine::new(
+                        mb.clamp(1, self.caps.max_hash_mb.max(1)),
+                    )));
                 }
             }
             _ => {}
@@ -231,7 +276,8 @@ impl Session {
         };
         let moves: Vec<String> = moves.iter().skip(1).map(|m| m.to_string()).collect();
         // Check now, so that a bad position is reported where it was given.
-        let ok = with_rules!(self.game, rules => build(rules, start.as_ref(), &moves).map(|_| ()));
+        let ok =
+            with_rules!(&*self.game, rules => build(rules, start.as_ref(), &moves).map(|_| ()));
         match ok {
             Ok(()) => {
                 self.start = start;
@@ -269,30 +315,46 @@ impl Session {
         let dialect = self.dialect;
         let (start, moves) = (self.start.clone(), self.moves.clone());
         let (engine, stop, out) = (self.engine.clone(), self.stop.clone(), self.out.clone());
-        with_rules!(self.game, rules => {
-            let Ok(mut pos) = build(rules, start.as_ref(), &moves) else {
-                return say(&self.out, "info string error: no valid position");
-            };
-            // Sente's clock: USI calls it btime (black), UCI wtime (white moves first there).
-            let (ours, inc) = match (dialect, pos.turn()) {
-                (Dialect::Usi, Color::Sente) | (Dialect::Uci, Color::Gote) => (value("btime"), value("binc")),
-                _ => (value("wtime"), value("winc")),
-            };
-            let byoyomi = value("byoyomi").unwrap_or(0);
-            let time = if infinite {
-                None
-            } else if let Some(t) = value("movetime") {
-                Some(t)
-            } else if ours.is_some() || byoyomi > 0 {
-                let budget = ours.unwrap_or(0) / 30 + inc.unwrap_or(0) + byoyomi;
-                Some(budget.saturating_sub(50).max(10))
-            } else if value("depth").is_none() && value("nodes").is_none() {
-                Some(2000)
-            } else {
-                None
-            };
-            let limits = Limits { depth: value("depth").map(|d| d as u32), nodes: value("nodes"), time: time.map(Duration::from_millis) };
-            self.search = Some(std::thread::spawn(move || {
+        let game = self.game.clone();
+        let turn =
+            with_rules!(&*game, rules => build(rules, start.as_ref(), &moves).map(|p| p.turn()));
+        let Ok(turn) = turn else {
+            return say(&self.out, "info string error: no valid position");
+        };
+        // Sente's clock: USI calls it btime (black), UCI wtime (white moves first there).
+        let (ours, inc) = match (dialect, turn) {
+            (Dialect::Usi, Color::Sente) | (Dialect::Uci, Color::Gote) => {
+                (value("btime"), value("binc"))
+            }
+            _ => (value("wtime"), value("winc")),
+        };
+        let byoyomi = value("byoyomi").unwrap_or(0);
+        let time = if infinite {
+            None
+        } else if let Some(t) = value("movetime") {
+            Some(t)
+        } else if ours.is_some() || byoyomi > 0 {
+            let budget = (ours.unwrap_or(0) / 30)
+                .saturating_add(inc.unwrap_or(0))
+                .saturating_add(byoyomi);
+            Some(budget.saturating_sub(50).max(10))
+        } else if value("depth").is_none() && value("nodes").is_none() {
+            Some(2000)
+        } else {
+            None
+        };
+        let nodes = match (value("nodes"), self.caps.max_nodes) {
+            (Some(n), Some(cap)) => Some(n.min(cap)),
+            (n, cap) => n.or(cap),
+        };
+        let limits = Limits {
+            depth: value("depth").map(|d| d.min(u32::MAX as u64) as u32),
+            nodes,
+            time: time.map(Duration::from_millis),
+        };
+        self.search = Some(std::thread::spawn(move || {
+            with_rules!(&*game, rules => {
+                let Ok(mut pos) = build(rules, start.as_ref(), &moves) else { return };
                 let Ok(mut engine) = engine.lock() else { return };
                 let notation = if dialect == Dialect::Usi { Notation::Usi } else { Notation::Fairy };
                 let root = pos.clone();
@@ -311,8 +373,8 @@ impl Session {
                     (None, Dialect::Uci) => "(none)".to_string(),
                 };
                 say(&out, &format!("bestmove {text}"));
-            }));
-        });
+            })
+        }));
     }
 
     fn halt(&mut self) {

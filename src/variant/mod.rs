@@ -367,7 +367,7 @@ pub fn load(name: &str) -> Result<Variant, VariantError> {
     }
     let path = Path::new(name);
     if path.is_file() || name.ends_with(".md") || name.contains('/') {
-        let text = std::fs::read_to_string(path).map_err(|e| VariantError::Io {
+        let text = crate::read_text_file(path).map_err(|e| VariantError::Io {
             path: name.to_string(),
             reason: e.to_string(),
         })?;
@@ -530,7 +530,7 @@ fn resolve(
         .map(|d| d.join(format!("{parent}.md")))
         .filter(|p| p.is_file());
     let (text, parent_origin, parent_dir) = if let Some(path) = sibling {
-        let text = std::fs::read_to_string(&path).map_err(|e| VariantError::Io {
+        let text = crate::read_text_file(&path).map_err(|e| VariantError::Io {
             path: path.display().to_string(),
             reason: e.to_string(),
         })?;

@@ -278,3 +278,22 @@ fn kyoto_moves_turn_pieces_both_ways() {
         "the sign does not match what the move does: write e1e2+",
     );
 }
+
+/// A device or a huge file given for a variant file or a game record is
+/// refused after 4 MiB, not read until the memory runs out.
+#[test]
+fn endless_files_are_refused() {
+    for args in [
+        &["validate", "/dev/zero"][..],
+        &["validate", "--game", "/dev/zero", "--variant", "shogi"],
+        &["moves", "--variant", "/dev/zero"],
+    ] {
+        let o = koma(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&o).contains("larger than 4 MiB"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
