@@ -98,9 +98,18 @@ pub fn serve_with(
     let game = Arc::new(Game::load(variant)?);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
+        // Lines that are not UTF-8 are read with U+FFFD (and then refused as
+        // commands), not taken for the end of the input.
+        let mut input = input;
+        loop {
+            let mut line = Vec::new();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim_end_matches(['\n', '\r']).to_string();
+            if tx.send(text).is_err() {
                 break;
             }
         }

@@ -5,6 +5,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn run(args: &[&str], input: &str) -> (String, String, Option<i32>) {
+    run_bytes(args, input.as_bytes())
+}
+
+fn run_bytes(args: &[&str], input: &[u8]) -> (String, String, Option<i32>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
         .args(args)
         .stdin(Stdio::piped())
@@ -16,7 +20,7 @@ fn run(args: &[&str], input: &str) -> (String, String, Option<i32>) {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
+        .write_all(input)
         .expect("input written");
     let o = child.wait_with_output().expect("koma ends");
     (
@@ -204,4 +208,31 @@ fn an_endless_search_stops_on_stop_and_at_the_end_of_input() {
     let (out, _, code) = run(&["uci"], "position startpos\ngo infinite\n");
     assert_eq!(code, Some(0));
     assert!(out.contains("bestmove "), "{out}");
+}
+
+/// Found by the `play` fuzz target: a line that is not UTF-8 ended the game
+/// with an error. It is a line that is not a move, and play goes on.
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_play_goes_on() {
+    let (out, err, code) = run_bytes(
+        &["play", "--gote", "human"],
+        b"\xff\xfe\n6e6d\nsfen\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("Type 'moves' for the legal moves"), "{out}");
+    assert_eq!(sfens(&out), ["rbsgkn/5p/6/P5/6/NKGSBR w - 2"], "{out}");
+}
+
+/// The same for the engine protocols: such a line is an unknown command,
+/// not the end of the input.
+#[test]
+fn usi_and_uci_read_on_after_a_line_that_is_not_utf8() {
+    for (dialect, ok) in [("usi", "usiok"), ("uci", "uciok")] {
+        let mut input = b"\xff isready\n".to_vec();
+        input.extend_from_slice(format!("{dialect}\nquit\n").as_bytes());
+        let (out, err, code) = run_bytes(&[dialect], &input);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.contains("info string unknown command"), "{out}");
+        assert!(out.contains(ok), "{out}");
+    }
 }
