@@ -9,7 +9,7 @@ use std::fmt;
 use crate::board::{Bitboard, Color, Square};
 use crate::rules::{MAX_ROLES, Piece, RepetitionResult, Role, Rules};
 
-pub use setup::{Setup, SetupError, SetupPiece};
+pub use setup::{MAX_MOVE_NUMBER, Setup, SetupError, SetupPiece};
 
 /// The most squares a board may have (the widest bitboard).
 pub const MAX_SQUARES: usize = 128;
@@ -163,7 +163,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
                 .filter(|(_, r)| r.royal)
                 .fold(0, |m, (i, _)| m | 1 << i),
             turn: setup.turn,
-            start_move_number: setup.move_number.max(1),
+            start_move_number: setup.move_number.clamp(1, setup::MAX_MOVE_NUMBER),
             states: Vec::with_capacity(256),
         };
         if setup.ranks.len() != t.rows as usize {
@@ -381,7 +381,8 @@ impl<'r, B: Bitboard> Position<'r, B> {
     }
     /// The move number (1 at the start, +1 after each ply, as SFEN counts).
     pub fn move_number(&self) -> u32 {
-        self.start_move_number + self.states.len() as u32 - 1
+        self.start_move_number
+            .saturating_add(self.states.len() as u32 - 1)
     }
     /// The moves played since the setup, in order.
     pub fn history(&self) -> impl Iterator<Item = Move> + '_ {

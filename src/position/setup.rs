@@ -28,6 +28,10 @@ pub struct Setup {
     pub move_number: u32,
 }
 
+/// The largest move number a position may start from, in plies as SFEN
+/// counts (FEN's full moves: half of it), so that numbering never overflows.
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000_000;
+
 impl Default for Setup {
     fn default() -> Self {
         Setup {
@@ -284,9 +288,18 @@ impl Setup {
             numbers.push(n);
         }
         let gote = u32::from(setup.turn == Color::Gote);
+        if let (Some(&n), Some(&(col, _))) = (numbers.get(1), f.last())
+            && n > MAX_MOVE_NUMBER / 2
+        {
+            let most = MAX_MOVE_NUMBER / 2;
+            return Err(err(
+                col,
+                format!("move number {n} is too large: at most {most}"),
+            ));
+        }
         setup.move_number = match numbers.get(1) {
             // FEN counts full moves; a setup counts plies as SFEN does.
-            Some(&n) => 2 * (n.clamp(1, u32::MAX / 4) - 1) + 1 + gote,
+            Some(&n) => 2 * (n.max(1) - 1) + 1 + gote,
             None => 1 + gote,
         };
         Ok(setup)
@@ -321,10 +334,16 @@ impl Setup {
             setup.hands = parse_hand(hand, col, true)?;
         }
         if let Some(&(col, n)) = f.get(3) {
-            setup.move_number = n
+            let number = n
                 .parse::<u32>()
-                .map_err(|_| err(col, format!("'{n}' is not a move number")))?
-                .max(1);
+                .map_err(|_| err(col, format!("'{n}' is not a move number")))?;
+            if number > MAX_MOVE_NUMBER {
+                return Err(err(
+                    col,
+                    format!("move number {number} is too large: at most {MAX_MOVE_NUMBER}"),
+                ));
+            }
+            setup.move_number = number.max(1);
         }
         if let Some(&(col, extra)) = f.get(4) {
             return Err(err(col, format!("unexpected '{extra}' after the SFEN")));

@@ -297,3 +297,25 @@ fn endless_files_are_refused() {
         );
     }
 }
+
+/// Found by the sfen fuzz target: an SFEN move number beyond what FEN could
+/// write back broke the FEN round trip. Move numbers are bounded, and a
+/// larger one is refused where it stands.
+#[test]
+fn move_numbers_are_bounded() {
+    let board = "6/B2skP/B5/4p1/2SR2/K1NG2";
+    for (flag, text) in [
+        ("--sfen", format!("{board} b RGN 2700000004")),
+        ("--fen", format!("{board}[RGN] w - - 0 1350000002")),
+    ] {
+        let o = koma(&["moves", flag, &text]);
+        assert_eq!(o.status.code(), Some(1), "{text}");
+        assert!(
+            stderr(&o).contains("is too large: at most"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = koma(&["moves", "--sfen", &format!("{board} w RGN 1000000000")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
