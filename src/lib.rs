@@ -39,17 +39,22 @@ pub const MAX_FILE_BYTES: u64 = 4 << 20;
 /// huge file given by mistake is refused instead of filling the memory.
 pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
     use std::io::Read;
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(MAX_FILE_BYTES + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_FILE_BYTES {
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(std::io::Error::other(format!(
             "larger than {} MiB: not a variant file or game record",
             MAX_FILE_BYTES >> 20
         )));
     }
-    Ok(text)
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        )
+    })
 }
 
 /// A compiled variant on the narrowest bitboard that holds its board.

@@ -42,6 +42,19 @@ pub struct PlayOptions {
     pub hash_mb: usize,
 }
 
+impl PlayOptions {
+    /// Refuses options no game can be played with (a time out of range).
+    pub fn check(&self) -> Result<(), Error> {
+        if !(self.time.is_finite() && self.time > 0.0 && self.time <= 86_400.0) {
+            return Err(Error::Usage(format!(
+                "--time {}: expected seconds between 0 and 86400",
+                self.time
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Writes a game record (`save FILE`): the file name typed and the record.
 pub type Saver<'s> = &'s mut dyn FnMut(&str, &str) -> std::io::Result<()>;
 
@@ -68,12 +81,7 @@ pub fn run<B: Bitboard>(
     out: &mut dyn Write,
     save: Saver<'_>,
 ) -> Result<(), Error> {
-    if !(options.time.is_finite() && options.time > 0.0 && options.time <= 86_400.0) {
-        return Err(Error::Usage(format!(
-            "--time {}: expected seconds between 0 and 86400",
-            options.time
-        )));
-    }
+    options.check()?;
     Session {
         args: options,
         pos,

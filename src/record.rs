@@ -152,16 +152,17 @@ pub fn replay<'r, B: Bitboard>(
         source,
     })?;
     for (i, m) in rec.moves.iter().enumerate() {
-        let at = format!("{path}:{}: move {}, {}", m.line, i + 1, m.text);
+        let fail = |what: String| {
+            let at = format!("{path}:{}: move {}, {}", m.line, i + 1, m.text);
+            Err(Error::Invalid(format!("{at}: {what}")))
+        };
         if let Some(o) = pos.outcome() {
-            return Err(Error::Invalid(format!(
-                "{at}: the game was already over ({o})"
-            )));
+            return fail(format!("the game was already over ({o})"));
         }
         match pos.parse_move(&m.text) {
             Ok(mv) => pos.play(mv),
             Err(MoveError::Unreadable { reason, .. } | MoveError::Illegal { reason, .. }) => {
-                return Err(Error::Invalid(format!("{at}: {reason}")));
+                return fail(reason);
             }
         }
     }

@@ -64,6 +64,7 @@ pub fn run(
         color: args.color,
         hash_mb: 32,
     };
+    options.check()?;
     let game = args.pos.game()?;
     let mut save = |path: &str, text: &str| std::fs::write(path, text);
     with_rules!(&game, rules => {

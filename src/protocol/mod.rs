@@ -206,9 +206,13 @@ impl Session {
             &self.out,
             &format!("option name {option} type combo default {current}{vars}"),
         );
+        let max = self.caps.max_hash_mb.max(1);
         say(
             &self.out,
-            "option name Hash type spin default 64 min 1 max 4096",
+            &format!(
+                "option name Hash type spin default {} min 1 max {max}",
+                max.min(64)
+            ),
         );
         say(&self.out, ok);
     }
@@ -363,7 +367,10 @@ impl Session {
         };
         self.search = Some(std::thread::spawn(move || {
             with_rules!(&*game, rules => {
-                let Ok(mut pos) = build(rules, start.as_ref(), &moves) else { return };
+                let Ok(mut pos) = build(rules, start.as_ref(), &moves) else {
+                    let none = if dialect == Dialect::Usi { "resign" } else { "(none)" };
+                    return say(&out, &format!("bestmove {none}"));
+                };
                 let Ok(mut engine) = engine.lock() else { return };
                 let notation = if dialect == Dialect::Usi { Notation::Usi } else { Notation::Fairy };
                 let root = pos.clone();
@@ -392,8 +399,11 @@ impl Session {
     }
 
     fn wait(&mut self) {
-        if let Some(h) = self.search.take() {
-            let _ = h.join();
+        if let Some(h) = self.search.take()
+            && let Err(panic) = h.join()
+        {
+            // A bug in the search must not pass for a search without a reply.
+            std::panic::resume_unwind(panic);
         }
     }
 }

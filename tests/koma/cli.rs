@@ -319,3 +319,19 @@ fn move_numbers_are_bounded() {
     let o = koma(&["moves", "--sfen", &format!("{board} w RGN 1000000000")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// A variant file or record that is not UTF-8 is refused with the place of
+/// the first bad byte.
+#[test]
+fn files_that_are_not_utf8_are_refused() {
+    let path = std::env::temp_dir().join(format!("koma-not-utf8-{}.md", std::process::id()));
+    std::fs::write(&path, b"---\ntitle: caf\xe9\n---\n").expect("temp file written");
+    let o = koma(&["validate", path.to_str().expect("utf-8 path")]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("not UTF-8 text (byte 14)"),
+        "{}",
+        stderr(&o)
+    );
+}
