@@ -3,6 +3,7 @@
 
 mod cli;
 mod common;
+mod fuzz;
 mod moves;
 mod oracle;
 mod outcome;
