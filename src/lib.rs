@@ -57,6 +57,19 @@ pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
     })
 }
 
+/// The next line of `input` with its end of line, `None` at the end of the
+/// input. Bytes that are not UTF-8 become U+FFFD: a person's or a GUI's
+/// stray byte makes a line that is refused, never the end of a session.
+pub fn read_line_lossy(
+    input: &mut (impl std::io::BufRead + ?Sized),
+) -> std::io::Result<Option<String>> {
+    let mut line = Vec::new();
+    if input.read_until(b'\n', &mut line)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(&line).into_owned()))
+}
+
 /// A compiled variant on the narrowest bitboard that holds its board.
 #[derive(Clone, Debug)]
 pub enum Game {

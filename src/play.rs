@@ -105,12 +105,7 @@ struct Session<'a, 'r, 's, B: Bitboard> {
 /// The next line of input; `None` at its end. Bytes that are not UTF-8
 /// become U+FFFD, so that such a line is refused as a move, not the game lost.
 fn read_line(input: &mut dyn BufRead) -> Result<Option<String>, Error> {
-    let mut line = Vec::new();
-    match input.read_until(b'\n', &mut line) {
-        Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(String::from_utf8_lossy(&line).into_owned())),
-        Err(e) => Err(Error::Usage(format!("cannot read the input: {e}"))),
-    }
+    crate::read_line_lossy(input).map_err(|e| Error::Usage(format!("cannot read the input: {e}")))
 }
 
 fn io(e: std::io::Error) -> Error {

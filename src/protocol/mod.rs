@@ -28,6 +28,16 @@ pub enum Dialect {
     Uci,
 }
 
+impl Dialect {
+    /// What `bestmove` says when there is no move to play.
+    fn no_move(self) -> &'static str {
+        match self {
+            Dialect::Usi => "resign",
+            Dialect::Uci => "(none)",
+        }
+    }
+}
+
 /// Where replies go, shared with the search thread.
 pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
 
@@ -101,14 +111,8 @@ pub fn serve_with(
         // Lines that are not UTF-8 are read with U+FFFD (and then refused as
         // commands), not taken for the end of the input.
         let mut input = input;
-        loop {
-            let mut line = Vec::new();
-            match input.read_until(b'\n', &mut line) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let text = String::from_utf8_lossy(&line);
-            let text = text.trim_end_matches(['\n', '\r']).to_string();
+        while let Ok(Some(line)) = crate::read_line_lossy(&mut input) {
+            let text = line.trim_end_matches(['\n', '\r']).to_string();
             if tx.send(text).is_err() {
                 break;
             }
@@ -308,12 +312,7 @@ impl Session {
                 &self.out,
                 "info string error: the last position was refused; send a valid position first",
             );
-            let none = if self.dialect == Dialect::Usi {
-                "resign"
-            } else {
-                "(none)"
-            };
-            return say(&self.out, &format!("bestmove {none}"));
+            return say(&self.out, &format!("bestmove {}", self.dialect.no_move()));
         }
         self.stop.store(false, Ordering::Relaxed);
         let value = |key: &str| -> Option<u64> {
@@ -368,8 +367,7 @@ impl Session {
         self.search = Some(std::thread::spawn(move || {
             with_rules!(&*game, rules => {
                 let Ok(mut pos) = build(rules, start.as_ref(), &moves) else {
-                    let none = if dialect == Dialect::Usi { "resign" } else { "(none)" };
-                    return say(&out, &format!("bestmove {none}"));
+                    return say(&out, &format!("bestmove {}", dialect.no_move()));
                 };
                 let Ok(mut engine) = engine.lock() else { return };
                 let notation = if dialect == Dialect::Usi { Notation::Usi } else { Notation::Fairy };
@@ -383,11 +381,7 @@ impl Session {
                     }
                     say(&out, &format!("{} pv {}", info_line(info), pv.join(" ")));
                 });
-                let text = match (best, dialect) {
-                    (Some(m), _) => format_move(&root, m, notation),
-                    (None, Dialect::Usi) => "resign".to_string(),
-                    (None, Dialect::Uci) => "(none)".to_string(),
-                };
+                let text = best.map_or(dialect.no_move().to_string(), |m| format_move(&root, m, notation));
                 say(&out, &format!("bestmove {text}"));
             })
         }));
