@@ -336,6 +336,13 @@ impl<B: Bitboard> Position<'_, B> {
                         )
                     };
                 }
+                if !promote && !rules.immobile_drops && !rules.mobile(us, p.role).contains(to) {
+                    return format!(
+                        "a {} on {} could never move again, and it cannot promote there",
+                        info.name,
+                        name(to)
+                    );
+                }
                 if self.in_check() {
                     "it does not get out of check".into()
                 } else {

@@ -223,6 +223,11 @@ impl<B: Bitboard> Position<'_, B> {
     fn push_normal(&self, out: &mut Vec<Move>, role: Role, from: Square, to: Square) {
         let rules = self.rules;
         if !self.may_promote(role, from, to) {
+            // A piece that cannot turn over here may not go where it could
+            // never move again (unless the file lets pieces stand anywhere).
+            if !rules.immobile_drops && !rules.mobile(self.turn, role).contains(to) {
+                return;
+            }
             out.push(Move::Normal {
                 from,
                 to,

@@ -335,3 +335,23 @@ fn files_that_are_not_utf8_are_refused() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_move_to_a_dead_end_is_refused_with_the_reason() {
+    let file = "tests/moves/variants/dead-end.md";
+    let fen = "4k/L4/5/2B2/K4[] w - - 0 1";
+    for (mv, reason) in [
+        (
+            "a4a5",
+            "a lance on 5a could never move again, and it cannot promote there",
+        ),
+        (
+            "c2c1",
+            "a backstepper on 3e could never move again, and it cannot promote there",
+        ),
+    ] {
+        let o = koma(&["moves", "--variant", file, "--fen", fen, "--moves", mv]);
+        assert_eq!(o.status.code(), Some(1), "{mv}");
+        assert!(stderr(&o).contains(reason), "{mv}: {}", stderr(&o));
+    }
+}

@@ -160,7 +160,10 @@ impl Reference {
                         promote: true,
                     });
                 }
-                if !may_promote || !must {
+                // Unpromoted, it must be able to move again from where it lands.
+                let stays_mobile =
+                    self.spec.immobile_drops || self.can_move_from(rules, us, p.role, to);
+                if (!may_promote || !must) && stays_mobile {
                     candidates.push(Move::Normal {
                         from,
                         to,
