@@ -235,7 +235,13 @@ impl<'r, B: Bitboard> Position<'r, B> {
         }
         for color in Color::ALL {
             for role in rules.all_roles() {
-                let Some(max) = rules.role(role).max_per_file else {
+                // Where moves can double a file, a doubled file is a
+                // position of the game: only drops are limited then.
+                let Some(max) = rules
+                    .role(role)
+                    .max_per_file
+                    .filter(|_| rules.role(role).keeps_file)
+                else {
                     continue;
                 };
                 for (f, &file) in rules.files.iter().enumerate() {

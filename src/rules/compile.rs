@@ -129,6 +129,8 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             royal: p.royal,
             max_per_file: p.max_per_file.map(|m| m.min(255) as u8),
             drop_mate_illegal: p.drop_mate_illegal,
+            keeps_file: base_steps.iter().all(|s| s.dx == 0)
+                && !(rules_spec.promotion == PromotionRule::Flip && p.promotion.is_some()),
             kanji: p.kanji.clone(),
             betza: p.betza.clone(),
             value: p.value.unwrap_or(100),
@@ -162,6 +164,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
                     wins_on_last_rank: p.wins_on_last_rank,
                     royal: pr.royal,
                     max_per_file: None,
+                    keeps_file: promoted_steps.iter().all(|s| s.dx == 0),
                     drop_mate_illegal: false,
                     kanji: pr.kanji.clone(),
                     betza: pr.betza.clone(),

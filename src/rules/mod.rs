@@ -56,6 +56,10 @@ pub struct RoleInfo {
     pub royal: bool,
     /// Most unpromoted pieces of this role per side per file, if limited.
     pub max_per_file: Option<u8>,
+    /// No move changes the file of a piece of this role, nor turns another
+    /// role into it: more than `max_per_file` of them on a file can then only
+    /// come from a setup, never from play.
+    pub keeps_file: bool,
     /// Dropping it to give immediate mate is illegal.
     pub drop_mate_illegal: bool,
     /// Kanji for diagrams.
