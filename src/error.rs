@@ -2,9 +2,10 @@
 
 use thiserror::Error;
 
-use crate::notation::MoveError;
-use crate::position::{PositionError, SetupError};
+use crate::notation::{MoveError, ReplayError};
+use crate::position::PositionError;
 use crate::rules::RulesError;
+use crate::setup::SetupError;
 use crate::variant::VariantError;
 
 /// Anything that can go wrong when koma is given input.
@@ -48,4 +49,13 @@ pub enum Error {
     /// A command was used wrongly.
     #[error("{0}")]
     Usage(String),
+}
+
+impl From<ReplayError> for Error {
+    fn from(e: ReplayError) -> Error {
+        match e {
+            ReplayError::Position { variant, source } => Error::Position { variant, source },
+            ReplayError::Move { number, source } => Error::Move { number, source },
+        }
+    }
 }

@@ -25,12 +25,11 @@ pub mod protocol;
 pub mod record;
 pub mod render;
 pub mod rules;
+pub mod setup;
 pub mod variant;
 
 pub use error::Error;
-
-use rules::Rules;
-use variant::Variant;
+pub use position::Game;
 
 /// The largest text file koma reads (a variant file or a game record): 4 MiB.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -68,47 +67,4 @@ pub fn read_line_lossy(
         return Ok(None);
     }
     Ok(Some(String::from_utf8_lossy(&line).into_owned()))
-}
-
-/// A compiled variant on the narrowest bitboard that holds its board.
-#[derive(Clone, Debug)]
-pub enum Game {
-    /// Up to 64 squares.
-    Narrow(Rules<u64>),
-    /// Up to 128 squares.
-    Wide(Rules<u128>),
-}
-
-impl Game {
-    /// Loads a variant by slug or path and compiles it.
-    pub fn load(name: &str) -> Result<Game, Error> {
-        let v = variant::load(name)?;
-        Game::compile(&v)
-    }
-
-    /// Compiles a loaded variant, choosing the bitboard width from its board.
-    pub fn compile(v: &Variant) -> Result<Game, Error> {
-        let t = &v.engine.topology;
-        let located = |e: rules::RulesError| {
-            Error::Variant(variant::VariantError::Diagnostics(
-                variant::locate_problems(&e.problems, &v.sources),
-            ))
-        };
-        if (t.rows as u64) * (t.cols as u64) <= 64 {
-            Ok(Game::Narrow(rules::compile(v).map_err(located)?))
-        } else {
-            Ok(Game::Wide(rules::compile(v).map_err(located)?))
-        }
-    }
-}
-
-/// Runs a block with `$rules` bound to the game's `&Rules<B>`, whatever its width.
-#[macro_export]
-macro_rules! with_rules {
-    ($game:expr, $rules:ident => $body:expr) => {
-        match $game {
-            $crate::Game::Narrow($rules) => $body,
-            $crate::Game::Wide($rules) => $body,
-        }
-    };
 }

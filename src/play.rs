@@ -75,7 +75,7 @@ Commands:
 /// Plays a game from `pos` on `input`/`out` until `quit` or the end of the
 /// input; `save` writes records.
 pub fn run<B: Bitboard>(
-    pos: Position<'_, B>,
+    pos: Position<B>,
     options: &PlayOptions,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -93,9 +93,9 @@ pub fn run<B: Bitboard>(
     .run(input, out)
 }
 
-struct Session<'a, 'r, 's, B: Bitboard> {
+struct Session<'a, 's, B: Bitboard> {
     args: &'a PlayOptions,
-    pos: Position<'r, B>,
+    pos: Position<B>,
     engine: Engine,
     over: Option<Outcome>,
     resigned: Option<Color>,
@@ -112,7 +112,7 @@ fn io(e: std::io::Error) -> Error {
     Error::Usage(format!("cannot write to the terminal: {e}"))
 }
 
-impl<B: Bitboard> Session<'_, '_, '_, B> {
+impl<B: Bitboard> Session<'_, '_, B> {
     fn player(&self, color: Color) -> Player {
         if color == Color::Sente {
             self.args.sente

@@ -16,9 +16,12 @@ use std::fmt::Write;
 use thiserror::Error;
 
 use crate::board::Bitboard;
-use crate::notation::{MoveError, Notation, format_move};
-use crate::position::{Move, Position, Setup};
+use std::sync::Arc;
+
+use crate::notation::{Notation, ReplayError, format_move};
+use crate::position::{Move, Position};
 use crate::rules::Rules;
+use crate::setup::Setup;
 
 /// Where a record starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,11 +131,11 @@ fn push_moves(record: &mut Record, text: &str, line: usize) {
 
 /// Plays a record's moves from its start on `rules`; `path` names the record
 /// in messages. Every move must be legal and the game not over before it.
-pub fn replay<'r, B: Bitboard>(
+pub fn replay<B: Bitboard>(
     rec: &Record,
-    rules: &'r Rules<B>,
+    rules: &Arc<Rules<B>>,
     path: &str,
-) -> Result<Position<'r, B>, crate::Error> {
+) -> Result<Position<B>, crate::Error> {
     use crate::Error;
     let setup = match &rec.start {
         None => rules.start.clone(),
@@ -147,38 +150,31 @@ pub fn replay<'r, B: Bitboard>(
             source,
         })?,
     };
-    let mut pos = Position::new(rules, &setup).map_err(|source| Error::Position {
-        variant: rules.slug.clone(),
-        source,
-    })?;
-    for (i, m) in rec.moves.iter().enumerate() {
-        let fail = |what: String| {
-            let at = format!("{path}:{}: move {}, {}", m.line, i + 1, m.text);
-            Err(Error::Invalid(format!("{at}: {what}")))
-        };
-        if let Some(o) = pos.outcome() {
-            return fail(format!("the game was already over ({o})"));
+    let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
+    Position::from_moves(rules, &setup, &texts).map_err(|e| match e {
+        ReplayError::Move { number, source } => {
+            let m = &rec.moves[number - 1];
+            Error::Invalid(format!(
+                "{path}:{}: move {number}, {}: {}",
+                m.line,
+                m.text,
+                source.reason()
+            ))
         }
-        match pos.parse_move(&m.text) {
-            Ok(mv) => pos.play(mv),
-            Err(MoveError::Unreadable { reason, .. } | MoveError::Illegal { reason, .. }) => {
-                return fail(reason);
-            }
-        }
-    }
-    Ok(pos)
+        other => other.into(),
+    })
 }
 
 /// Writes a game as a record that [`parse`] reads back: the variant, the
 /// start (as SFEN, unless it is the variant's start) and the moves in USI.
-pub fn write<B: Bitboard>(pos: &Position<'_, B>, comment: Option<&str>) -> String {
+pub fn write<B: Bitboard>(pos: &Position<B>, comment: Option<&str>) -> String {
     let rules = pos.rules();
     let mut start = pos.clone();
     while start.undo().is_some() {}
     let mut s = String::new();
     let _ = writeln!(s, "# {} game record written by koma", rules.title);
     let _ = writeln!(s, "variant: {}", rules.slug);
-    let initial = Position::new(rules, &rules.start)
+    let initial = Position::new(pos.shared_rules(), &rules.start)
         .map(|p| p.sfen())
         .unwrap_or_default();
     if start.sfen() != initial {
@@ -190,7 +186,7 @@ pub fn write<B: Bitboard>(pos: &Position<'_, B>, comment: Option<&str>) -> Strin
         for &m in pair {
             line.push_str(&format_move(&start, m, Notation::Usi));
             line.push(' ');
-            start.play(m);
+            start.play_unchecked(m);
         }
         let _ = writeln!(s, "{}", line.trim_end());
     }

@@ -99,4 +99,19 @@ impl Topology {
     pub fn squares(self) -> impl Iterator<Item = Square> {
         (0..self.len() as u8).map(Square::new)
     }
+
+    /// A square's USI name: file number from sente's right, rank letter
+    /// from the top (`5e`).
+    pub fn usi_name(self, sq: Square) -> String {
+        let file = self.cols - self.file(sq);
+        let rank = (b'a' + (self.rows - 1 - self.rank(sq))) as char;
+        format!("{file}{rank}")
+    }
+
+    /// A square's Fairy-Stockfish name: file letter from sente's left, rank
+    /// number from the bottom (`c3`).
+    pub fn fairy_name(self, sq: Square) -> String {
+        let file = (b'a' + self.file(sq)) as char;
+        format!("{file}{}", self.rank(sq) + 1)
+    }
 }

@@ -15,9 +15,10 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use koma::board::Bitboard;
 use koma::notation::Notation;
-use koma::position::{Position, Setup};
+use koma::position::Position;
 use koma::protocol::{Dialect, Output, serve};
 use koma::rules::Rules;
+use koma::setup::Setup;
 use koma::{Error, Game};
 use std::sync::{Arc, Mutex};
 
@@ -94,7 +95,7 @@ impl PositionArgs {
     }
 
     /// The position these arguments describe, on compiled rules.
-    pub fn position<'r, B: Bitboard>(&self, rules: &'r Rules<B>) -> Result<Position<'r, B>, Error> {
+    pub fn position<B: Bitboard>(&self, rules: &Arc<Rules<B>>) -> Result<Position<B>, Error> {
         let setup = match (&self.fen, &self.sfen) {
             (Some(fen), _) => Setup::parse_fen(fen).map_err(|source| Error::Setup {
                 kind: "FEN",
@@ -108,23 +109,7 @@ impl PositionArgs {
             })?,
             (None, None) => rules.start.clone(),
         };
-        let mut pos = Position::new(rules, &setup).map_err(|source| Error::Position {
-            variant: rules.slug.clone(),
-            source,
-        })?;
-        for (i, text) in self
-            .moves
-            .iter()
-            .filter(|m| !m.trim().is_empty())
-            .enumerate()
-        {
-            let mv = pos.parse_move(text).map_err(|source| Error::Move {
-                number: i + 1,
-                source,
-            })?;
-            pos.play(mv);
-        }
-        Ok(pos)
+        Ok(Position::from_moves(rules, &setup, &self.moves)?)
     }
 }
 

@@ -1,12 +1,14 @@
 //! `koma moves`: the legal moves of a position (or of many, with `--batch`).
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 
 use clap::Args;
 use koma::board::Bitboard;
 use koma::notation::{Notation, format_move};
-use koma::position::{Outcome, Position, Setup};
+use koma::position::{Outcome, Position};
 use koma::rules::Rules;
+use koma::setup::Setup;
 use koma::{Error, with_rules};
 
 use super::{NotationArg, PositionArgs, emit};
@@ -26,7 +28,7 @@ pub struct MovesArgs {
     batch: bool,
 }
 
-fn sorted<B: Bitboard>(pos: &Position<'_, B>, notation: Notation) -> Vec<String> {
+fn sorted<B: Bitboard>(pos: &Position<B>, notation: Notation) -> Vec<String> {
     let mut list: Vec<String> = pos
         .legal_moves()
         .into_iter()
@@ -37,7 +39,7 @@ fn sorted<B: Bitboard>(pos: &Position<'_, B>, notation: Notation) -> Vec<String>
 }
 
 fn batch<B: Bitboard>(
-    rules: &Rules<B>,
+    rules: &Arc<Rules<B>>,
     notation: Notation,
     out: &mut dyn Write,
 ) -> Result<(), Error> {

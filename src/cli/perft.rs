@@ -40,7 +40,7 @@ pub struct PerftArgs {
 
 /// Counts each root move's subtree, spread over `threads` threads; shows
 /// progress on a terminal.
-fn divide<B: Bitboard>(pos: &Position<'_, B>, depth: u32, threads: u32) -> Vec<(Move, u64)> {
+fn divide<B: Bitboard>(pos: &Position<B>, depth: u32, threads: u32) -> Vec<(Move, u64)> {
     let roots = pos.legal_moves();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -53,7 +53,7 @@ fn divide<B: Bitboard>(pos: &Position<'_, B>, depth: u32, threads: u32) -> Vec<(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&mv) = roots.get(i) else { break };
-                    p.play(mv);
+                    p.play_unchecked(mv);
                     let n = p.perft(depth - 1);
                     p.undo();
                     if let Ok(mut r) = results.lock() {

@@ -7,7 +7,7 @@ use super::Score;
 
 /// The material balance from the side to move's point of view: each piece on
 /// the board at its `value`, each piece in hand at its `hand_value`.
-pub fn evaluate<B: Bitboard>(pos: &Position<'_, B>) -> Score {
+pub fn evaluate<B: Bitboard>(pos: &Position<B>) -> Score {
     let rules = pos.rules();
     let mut score = [0; 2];
     for color in Color::ALL {

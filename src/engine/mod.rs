@@ -123,7 +123,7 @@ impl Engine {
     /// `report` is called after each completed depth.
     pub fn think<B: Bitboard>(
         &mut self,
-        pos: &mut Position<'_, B>,
+        pos: &mut Position<B>,
         limits: Limits,
         stop: &AtomicBool,
         mut report: impl FnMut(&Info),
@@ -175,7 +175,7 @@ impl Engine {
         (Some(best), last)
     }
 
-    fn pv<B: Bitboard>(&self, pos: &mut Position<'_, B>, max: usize) -> Vec<Move> {
+    fn pv<B: Bitboard>(&self, pos: &mut Position<B>, max: usize) -> Vec<Move> {
         let mut pv = Vec::new();
         while pv.len() < max {
             let Some(m) = self.table.probe(pos.hash()).and_then(|e| e.best) else {
@@ -184,7 +184,7 @@ impl Engine {
             if !pos.legal_moves().contains(&m) {
                 break;
             }
-            pos.play(m);
+            pos.play_unchecked(m);
             pv.push(m);
             if pos.repetitions() > 1 {
                 break;
@@ -198,7 +198,7 @@ impl Engine {
 
     fn order<B: Bitboard>(
         &self,
-        pos: &Position<'_, B>,
+        pos: &Position<B>,
         moves: &mut [Move],
         hash_move: Option<Move>,
         ply: usize,
@@ -229,7 +229,7 @@ impl Engine {
 
     fn negamax<B: Bitboard>(
         &mut self,
-        pos: &mut Position<'_, B>,
+        pos: &mut Position<B>,
         run: &mut Run<'_>,
         depth: i32,
         ply: usize,
@@ -275,7 +275,7 @@ impl Engine {
         for (i, &m) in moves.iter().enumerate() {
             let quiet = matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_none())
                 || matches!(m, Move::Drop { .. });
-            pos.play(m);
+            pos.play_unchecked(m);
             let mut score;
             if i == 0 {
                 score = -self.negamax(pos, run, depth - 1, ply + 1, -beta, -alpha);
@@ -329,7 +329,7 @@ impl Engine {
 
     fn quiesce<B: Bitboard>(
         &mut self,
-        pos: &mut Position<'_, B>,
+        pos: &mut Position<B>,
         run: &mut Run<'_>,
         ply: usize,
         mut alpha: Score,
@@ -358,7 +358,7 @@ impl Engine {
         self.order(pos, &mut moves, None, MAX_PLY);
         let mut best = if in_check { -INFINITY } else { alpha };
         for m in moves {
-            pos.play(m);
+            pos.play_unchecked(m);
             let score = -self.quiesce(pos, run, ply + 1, -beta, -alpha);
             pos.undo();
             if run.stopped {

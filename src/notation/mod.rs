@@ -1,12 +1,14 @@
 //! Square and move notations: USI (`7g7f`, `P*5e`, `8h2b+`) and
 //! Fairy-Stockfish's coordinates (`a2a3`, `P@c3`, `e1a5+`); FEN and SFEN output.
 
-use std::fmt::Write;
-
 use thiserror::Error;
 
-use crate::board::{Bitboard, Color, Square, Topology};
-use crate::position::{Move, Position, Setup};
+use crate::board::{Bitboard, Square, Topology};
+use std::sync::Arc;
+
+use crate::position::{Move, Position, PositionError};
+use crate::rules::Rules;
+use crate::setup::Setup;
 
 /// Which move notation to write.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -18,30 +20,17 @@ pub enum Notation {
     Fairy,
 }
 
-/// A USI square name: file number from sente's right, rank letter from the top.
-pub fn usi_square(t: Topology, sq: Square) -> String {
-    let file = t.cols - t.file(sq);
-    let rank = (b'a' + (t.rows - 1 - t.rank(sq))) as char;
-    format!("{file}{rank}")
-}
-
-/// A Fairy-Stockfish square name: file letter from sente's left, rank number from the bottom.
-pub fn fairy_square(t: Topology, sq: Square) -> String {
-    let file = (b'a' + t.file(sq)) as char;
-    format!("{file}{}", t.rank(sq) + 1)
-}
-
 /// Writes a move of the position (before it is played).
 ///
 /// A promotion is written `+`; where every move turns the piece over
 /// (`promotion: flip`), a move to the promoted side is written `+` and back
 /// `-`. A drop with the promoted side up is written `+P*5e` / `+P@c3`.
-pub fn format_move<B: Bitboard>(pos: &Position<'_, B>, mv: Move, notation: Notation) -> String {
+pub fn format_move<B: Bitboard>(pos: &Position<B>, mv: Move, notation: Notation) -> String {
     let rules = pos.rules();
     let t = rules.topology;
     let sq = |s| match notation {
-        Notation::Usi => usi_square(t, s),
-        Notation::Fairy => fairy_square(t, s),
+        Notation::Usi => t.usi_name(s),
+        Notation::Fairy => t.fairy_name(s),
     };
     match mv {
         Move::Normal { from, to, promote } => {
@@ -103,6 +92,82 @@ pub enum MoveError {
         /// Why, in words.
         reason: String,
     },
+    /// A move after the end of the game.
+    #[error("{text} comes after the end of the game ({outcome})")]
+    GameOver {
+        /// As typed.
+        text: String,
+        /// How the game ended, in words.
+        outcome: String,
+    },
+}
+
+impl MoveError {
+    /// What is wrong, without the move's text.
+    pub fn reason(&self) -> String {
+        match self {
+            MoveError::Unreadable { reason, .. } | MoveError::Illegal { reason, .. } => {
+                reason.clone()
+            }
+            MoveError::GameOver { outcome, .. } => format!("the game was already over ({outcome})"),
+        }
+    }
+}
+
+/// Why a setup and a list of moves do not make a position.
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    /// The setup is not a position of the rules.
+    #[error("the position is not valid for {variant}: {source}")]
+    Position {
+        /// The variant's slug.
+        variant: String,
+        /// Every problem.
+        source: PositionError,
+    },
+    /// A move could not be read, is illegal, or comes after the end.
+    #[error("move {number}: {source}")]
+    Move {
+        /// 1-based number of the move in the list.
+        number: usize,
+        /// What is wrong.
+        source: MoveError,
+    },
+}
+
+impl<B: Bitboard> Position<B> {
+    /// The position reached from `setup` by `moves` (in either notation;
+    /// blank ones skipped), or the number and reason of the first move that
+    /// cannot be played, a move after the game's end included.
+    pub fn from_moves<S: AsRef<str>>(
+        rules: &Arc<Rules<B>>,
+        setup: &Setup,
+        moves: &[S],
+    ) -> Result<Position<B>, ReplayError> {
+        let mut pos = Position::new(rules, setup).map_err(|source| ReplayError::Position {
+            variant: rules.slug.clone(),
+            source,
+        })?;
+        let texts = moves
+            .iter()
+            .map(|m| m.as_ref())
+            .filter(|m| !m.trim().is_empty());
+        for (i, text) in texts.enumerate() {
+            let fail = |source| ReplayError::Move {
+                number: i + 1,
+                source,
+            };
+            if let Some(o) = pos.outcome() {
+                return Err(fail(MoveError::GameOver {
+                    text: text.trim().to_string(),
+                    outcome: o.to_string(),
+                }));
+            }
+            let mv = pos.parse_move(text).map_err(fail)?;
+            pos.play_unchecked(mv);
+        }
+        Ok(pos)
+    }
 }
 
 fn unreadable(text: &str, reason: impl Into<String>) -> MoveError {
@@ -207,7 +272,7 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
     Ok(ParsedMove::Normal { from, to, promote })
 }
 
-impl<B: Bitboard> Position<'_, B> {
+impl<B: Bitboard> Position<B> {
     /// Reads a move in either notation and checks that it is legal here,
     /// saying why not if it is not.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
@@ -282,7 +347,7 @@ impl<B: Bitboard> Position<'_, B> {
         let rules = self.rules();
         let t = rules.topology;
         let us = self.turn();
-        let name = |sq| usi_square(t, sq);
+        let name = |sq| t.usi_name(sq);
         match mv {
             Move::Normal { from, to, promote } => {
                 let Some(p) = self.piece_at(from) else {
@@ -394,45 +459,12 @@ impl<B: Bitboard> Position<'_, B> {
 
     /// The position as Fairy-Stockfish writes a FEN (`[hands]`, `w` = sente).
     pub fn fen(&self) -> String {
-        let setup = self.to_setup();
-        let mut s = board_text(&setup);
-        s.push('[');
-        for &(color, letter, n) in &setup.hands {
-            for _ in 0..n {
-                s.push(if color == Color::Sente {
-                    letter
-                } else {
-                    letter.to_ascii_lowercase()
-                });
-            }
-        }
-        s.push(']');
-        let side = if setup.turn == Color::Sente { 'w' } else { 'b' };
-        let _ = write!(s, " {side} - - 0 {}", setup.move_number.div_ceil(2).max(1));
-        s
+        self.to_setup().to_fen()
     }
 
     /// The position as an SFEN (`b` = sente, counts before letters).
     pub fn sfen(&self) -> String {
-        let setup = self.to_setup();
-        let mut s = board_text(&setup);
-        let side = if setup.turn == Color::Sente { 'b' } else { 'w' };
-        let _ = write!(s, " {side} ");
-        if setup.hands.is_empty() {
-            s.push('-');
-        }
-        for &(color, letter, n) in &setup.hands {
-            if n > 1 {
-                let _ = write!(s, "{n}");
-            }
-            s.push(if color == Color::Sente {
-                letter
-            } else {
-                letter.to_ascii_lowercase()
-            });
-        }
-        let _ = write!(s, " {}", setup.move_number);
-        s
+        self.to_setup().to_sfen()
     }
 }
 
@@ -441,37 +473,4 @@ fn illegal(text: &str, reason: String) -> MoveError {
         text: text.trim().to_string(),
         reason,
     }
-}
-
-fn board_text(setup: &Setup) -> String {
-    let mut s = String::new();
-    for (i, rank) in setup.ranks.iter().enumerate() {
-        if i > 0 {
-            s.push('/');
-        }
-        let mut empty = 0;
-        for p in rank {
-            match p {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        let _ = write!(s, "{empty}");
-                        empty = 0;
-                    }
-                    if p.promoted {
-                        s.push('+');
-                    }
-                    s.push(if p.color == Color::Sente {
-                        p.letter
-                    } else {
-                        p.letter.to_ascii_lowercase()
-                    });
-                }
-            }
-        }
-        if empty > 0 {
-            let _ = write!(s, "{empty}");
-        }
-    }
-    s
 }

@@ -1,15 +1,18 @@
 //! Positions: a checked game state on compiled rules, with make/unmake,
 //! Zobrist hash, history, legal move generation and the game's outcome.
 
+mod game;
 mod movegen;
-mod setup;
+
+pub use game::Game;
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::board::{Bitboard, Color, Square};
 use crate::rules::{MAX_ROLES, Piece, RepetitionResult, Role, Rules};
 
-pub use setup::{MAX_MOVE_NUMBER, Setup, SetupError, SetupPiece};
+use crate::setup::{MAX_MOVE_NUMBER, Setup, SetupPiece};
 
 /// The most squares a board may have (the widest bitboard).
 pub const MAX_SQUARES: usize = 128;
@@ -60,6 +63,45 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// Why a move cannot be played in a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// A square of the move is not on the board.
+    #[error("square {} is not on the board", square.index())]
+    OffBoard {
+        /// The square.
+        square: Square,
+    },
+    /// The move starts from an empty square.
+    #[error("there is no piece on the square it starts from")]
+    EmptySquare {
+        /// The square.
+        square: Square,
+    },
+    /// The piece on the starting square belongs to the side not to move.
+    #[error("the piece it moves is not the side to move's")]
+    NotYours {
+        /// The square.
+        square: Square,
+    },
+    /// A drop of a role the variant does not have.
+    #[error("the variant has no piece kind {}", role.index())]
+    UnknownRole {
+        /// The role.
+        role: Role,
+    },
+    /// A drop of a piece the side to move does not have in hand.
+    #[error("the side to move has no such piece in hand")]
+    NotInHand {
+        /// The role, unpromoted.
+        role: Role,
+    },
+    /// The rules do not allow the move (its piece cannot go there, it leaves
+    /// the royal attacked, the game is over, ...).
+    #[error("the rules do not allow it here")]
+    Forbidden,
+}
+
 /// How a game has ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -109,8 +151,8 @@ impl<B> State<B> {
 
 /// A legal game state of some rules.
 #[derive(Clone)]
-pub struct Position<'r, B: Bitboard> {
-    rules: &'r Rules<B>,
+pub struct Position<B: Bitboard> {
+    rules: Arc<Rules<B>>,
     /// Piece code per square: 0 empty, else `role * 2 + colour + 1`.
     board: [u8; MAX_SQUARES],
     by_color: [B; 2],
@@ -145,13 +187,13 @@ fn decode(c: u8) -> Option<Piece> {
     }
 }
 
-impl<'r, B: Bitboard> Position<'r, B> {
+impl<B: Bitboard> Position<B> {
     /// Checks a setup against the rules and makes it a position.
-    pub fn new(rules: &'r Rules<B>, setup: &Setup) -> Result<Position<'r, B>, PositionError> {
+    pub fn new(rules: &Arc<Rules<B>>, setup: &Setup) -> Result<Position<B>, PositionError> {
         let t = rules.topology;
         let mut problems = Vec::new();
         let mut pos = Position {
-            rules,
+            rules: Arc::clone(rules),
             board: [0; MAX_SQUARES],
             by_color: [B::EMPTY; 2],
             by_role: [B::EMPTY; MAX_ROLES],
@@ -163,7 +205,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
                 .filter(|(_, r)| r.royal)
                 .fold(0, |m, (i, _)| m | 1 << i),
             turn: setup.turn,
-            start_move_number: setup.move_number.clamp(1, setup::MAX_MOVE_NUMBER),
+            start_move_number: setup.move_number.clamp(1, MAX_MOVE_NUMBER),
             states: Vec::with_capacity(256),
         };
         if setup.ranks.len() != t.rows as usize {
@@ -329,7 +371,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
     }
 
     /// The start position of the rules.
-    pub fn start(rules: &'r Rules<B>) -> Position<'r, B> {
+    pub fn start(rules: &Arc<Rules<B>>) -> Position<B> {
         // The start setup was checked when the rules were compiled.
         Position::new(rules, &rules.start)
             .unwrap_or_else(|e| unreachable!("start position checked at load: {e}"))
@@ -337,8 +379,13 @@ impl<'r, B: Bitboard> Position<'r, B> {
 
     /// The rules this position plays by.
     #[inline]
-    pub fn rules(&self) -> &'r Rules<B> {
-        self.rules
+    pub fn rules(&self) -> &Rules<B> {
+        &self.rules
+    }
+    /// The shared rules, to build another position on them.
+    #[inline]
+    pub fn shared_rules(&self) -> &Arc<Rules<B>> {
+        &self.rules
     }
     /// Side to move.
     #[inline]
@@ -495,8 +542,87 @@ impl<'r, B: Bitboard> Position<'r, B> {
         self.by_role[piece.role.index()] ^= b;
     }
 
-    /// Plays a move known to be legal (from [`Position::legal_moves`]).
+    /// Whether `mv` is a legal move here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check_move(mv).is_ok()
+    }
+
+    /// Why `mv` cannot be played here, if it cannot: the first of its
+    /// squares off the board, its role unknown, no piece of the side to move
+    /// on its square or in hand, or a move the rules do not allow.
+    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
+        let rules = &*self.rules;
+        let on_board = |sq: Square| {
+            if sq.index() < rules.topology.len() {
+                Ok(())
+            } else {
+                Err(IllegalMove::OffBoard { square: sq })
+            }
+        };
+        match mv {
+            Move::Normal { from, to, .. } => {
+                on_board(from)?;
+                on_board(to)?;
+                match self.piece_at(from) {
+                    None => return Err(IllegalMove::EmptySquare { square: from }),
+                    Some(p) if p.color != self.turn => {
+                        return Err(IllegalMove::NotYours { square: from });
+                    }
+                    Some(_) => {}
+                }
+            }
+            Move::Drop { role, to } => {
+                on_board(to)?;
+                if role.index() >= rules.role_count() {
+                    return Err(IllegalMove::UnknownRole { role });
+                }
+                let base = rules.role(role).base;
+                if self.hand(self.turn, base) == 0 {
+                    return Err(IllegalMove::NotInHand { role: base });
+                }
+            }
+        }
+        if self.legal_moves().contains(&mv) {
+            Ok(())
+        } else {
+            Err(IllegalMove::Forbidden)
+        }
+    }
+
+    /// Plays `mv` if it is legal here; otherwise the position is unchanged
+    /// and the error says why. Every move from a person, a file or a GUI
+    /// goes through here.
+    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.check_move(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (one of [`Position::legal_moves`]).
+    ///
+    /// # Panics
+    /// If the move is not legal here: use [`Position::try_play`] for moves
+    /// that come from outside.
     pub fn play(&mut self, mv: Move) {
+        if let Err(e) = self.check_move(mv) {
+            panic!("Position::play: {mv:?} is not legal: {e}");
+        }
+        self.play_unchecked(mv);
+    }
+
+    /// Plays a move that the caller knows to be legal, without checking it:
+    /// the search's and perft's hot path. Debug builds assert that the moving
+    /// piece is the mover's and a dropped one is in hand.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert!(
+            match mv {
+                Move::Normal { from, .. } =>
+                    self.piece_at(from).is_some_and(|p| p.color == self.turn),
+                Move::Drop { role, .. } => self.hand(self.turn, self.rules.role(role).base) > 0,
+            },
+            "play_unchecked: {mv:?} has no piece of the side to move"
+        );
         let us = self.turn;
         let mut hash = self.state().board_hash;
         let mut hand_hash = self.state().hand_hash;
@@ -583,9 +709,9 @@ impl<'r, B: Bitboard> Position<'r, B> {
 
     /// A copy that keeps only the current state, not the game's history
     /// (cheap, for looking one move ahead).
-    pub(crate) fn without_history(&self) -> Position<'r, B> {
+    pub(crate) fn without_history(&self) -> Position<B> {
         Position {
-            rules: self.rules,
+            rules: Arc::clone(&self.rules),
             board: self.board,
             by_color: self.by_color,
             by_role: self.by_role,
@@ -660,7 +786,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
         if let Some(o) = self.terminal() {
             return Some(o);
         }
-        if self.legal_moves().is_empty() {
+        if !self.has_legal_move() {
             let reason = if self.in_check() {
                 "checkmate"
             } else {
@@ -759,5 +885,5 @@ fn ordinal(n: usize) -> String {
 
 /// A square's name in USI (`5e`), for messages.
 pub fn square_name<B: Bitboard>(rules: &Rules<B>, sq: Square) -> String {
-    crate::notation::usi_square(rules.topology, sq)
+    rules.topology.usi_name(sq)
 }

@@ -6,6 +6,38 @@ use super::{Move, Position};
 use crate::board::{Bitboard, Color, Square};
 use crate::rules::{PromotionRule, Role};
 
+/// Where generated moves go: a list, or a flag that the first one exists.
+trait Sink {
+    fn push(&mut self, mv: Move);
+    /// Whether generation may stop (enough moves seen).
+    fn full(&self) -> bool;
+}
+
+impl Sink for Vec<Move> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+    #[inline]
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+/// Records whether any move was generated.
+struct First(bool);
+
+impl Sink for First {
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 = true;
+    }
+    #[inline]
+    fn full(&self) -> bool {
+        self.0
+    }
+}
+
 /// At most this many pieces can be pinned at once (one per line through the royal).
 const MAX_PINS: usize = 32;
 
@@ -33,7 +65,7 @@ impl<B: Bitboard> Guard<B> {
     }
 }
 
-impl<B: Bitboard> Position<'_, B> {
+impl<B: Bitboard> Position<B> {
     /// All legal moves.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(128);
@@ -44,10 +76,22 @@ impl<B: Bitboard> Position<'_, B> {
     /// Appends all legal moves to `out` (cleared first).
     pub fn generate(&self, out: &mut Vec<Move>) {
         out.clear();
+        self.generate_into(out);
+    }
+
+    /// Whether the side to move has a legal move: stops at the first one.
+    pub fn has_legal_move(&self) -> bool {
+        let mut first = First(false);
+        self.generate_into(&mut first);
+        first.0
+    }
+
+    /// Hands every legal move to `out`, until it says it has enough.
+    fn generate_into<S: Sink>(&self, out: &mut S) {
         if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal().is_some() {
             return;
         }
-        let rules = self.rules;
+        let rules = &*self.rules;
         let us = self.turn;
         let them = us.opposite();
         let ours = self.by_color[us.index()];
@@ -59,7 +103,11 @@ impl<B: Bitboard> Position<'_, B> {
         for (i, &bb) in self.by_role[..rules.role_count()].iter().enumerate() {
             let role = Role(i as u8);
             for from in (bb & ours).squares() {
-                let targets = rules.targets(us, role, from, occ, theirs);
+                if out.full() {
+                    return;
+                }
+                let targets =
+                    rules.targets(us, role, from, occ, theirs) & rules.arrival(us, role, from);
                 match &guard {
                     Some(g) if g.royal == from => {
                         let without = occ ^ B::from_square(from);
@@ -105,7 +153,7 @@ impl<B: Bitboard> Position<'_, B> {
             return;
         }
         for role in rules.all_roles() {
-            if self.hands[us.index()][role.index()] == 0 {
+            if self.hands[us.index()][role.index()] == 0 || out.full() {
                 continue;
             }
             let info = rules.role(role);
@@ -144,8 +192,9 @@ impl<B: Bitboard> Position<'_, B> {
     }
 
     /// The check mask and pins for the side to move, where it has exactly one royal.
+    #[inline]
     fn guard(&self) -> Option<Guard<B>> {
-        let rules = self.rules;
+        let rules = &*self.rules;
         let us = self.turn;
         let them = us.opposite();
         if !rules.check {
@@ -207,7 +256,7 @@ impl<B: Bitboard> Position<'_, B> {
     /// Whether a move of `role` from `from` to `to` may promote (turn over).
     #[inline]
     fn may_promote(&self, role: Role, from: Square, to: Square) -> bool {
-        let rules = self.rules;
+        let rules = &*self.rules;
         let info = rules.role(role);
         match rules.promotion {
             PromotionRule::Flip => info.other_side.is_some(),
@@ -219,15 +268,10 @@ impl<B: Bitboard> Position<'_, B> {
         }
     }
 
-    #[inline]
-    fn push_normal(&self, out: &mut Vec<Move>, role: Role, from: Square, to: Square) {
-        let rules = self.rules;
+    #[inline(always)]
+    fn push_normal<S: Sink>(&self, out: &mut S, role: Role, from: Square, to: Square) {
+        let rules = &*self.rules;
         if !self.may_promote(role, from, to) {
-            // A piece that cannot turn over here may not go where it could
-            // never move again (unless the file lets pieces stand anywhere).
-            if !rules.immobile_drops && !rules.mobile(self.turn, role).contains(to) {
-                return;
-            }
             out.push(Move::Normal {
                 from,
                 to,
@@ -261,10 +305,8 @@ impl<B: Bitboard> Position<'_, B> {
             return false;
         }
         let mut after = self.without_history();
-        after.play(Move::Drop { role, to });
-        let mut replies = Vec::new();
-        after.generate(&mut replies);
-        replies.is_empty()
+        after.play_unchecked(Move::Drop { role, to });
+        !after.has_legal_move()
     }
 
     /// Counts the leaves of the legal move tree `depth` plies deep.
@@ -284,7 +326,7 @@ impl<B: Bitboard> Position<'_, B> {
         }
         let mut nodes = 0;
         for &mv in mine.iter() {
-            self.play(mv);
+            self.play_unchecked(mv);
             nodes += self.perft_with(depth - 1, rest);
             self.undo();
         }

@@ -16,7 +16,8 @@ use std::time::Duration;
 use crate::board::{Bitboard, Color};
 use crate::engine::{Engine, Info, Limits};
 use crate::notation::{Notation, format_move};
-use crate::position::{Position, Setup};
+use crate::position::Position;
+use crate::setup::Setup;
 use crate::{Game, variant, with_rules};
 
 /// Which protocol to speak.
@@ -415,22 +416,14 @@ fn info_line(info: &Info) -> String {
     )
 }
 
-fn build<'r, B: Bitboard>(
-    rules: &'r crate::rules::Rules<B>,
+fn build<B: Bitboard>(
+    rules: &Arc<crate::rules::Rules<B>>,
     start: Option<&Setup>,
     moves: &[String],
-) -> Result<Position<'r, B>, crate::Error> {
-    let setup = start.unwrap_or(&rules.start);
-    let mut pos = Position::new(rules, setup).map_err(|source| crate::Error::Position {
-        variant: rules.slug.clone(),
-        source,
-    })?;
-    for (i, m) in moves.iter().enumerate() {
-        let mv = pos.parse_move(m).map_err(|source| crate::Error::Move {
-            number: i + 1,
-            source,
-        })?;
-        pos.play(mv);
-    }
-    Ok(pos)
+) -> Result<Position<B>, crate::Error> {
+    Ok(Position::from_moves(
+        rules,
+        start.unwrap_or(&rules.start),
+        moves,
+    )?)
 }

@@ -204,7 +204,7 @@ fn piece(
 }
 
 /// The position as an SVG document.
-pub fn svg<B: Bitboard>(pos: &Position<'_, B>, options: &SvgOptions) -> String {
+pub fn svg<B: Bitboard>(pos: &Position<B>, options: &SvgOptions) -> String {
     let rules = pos.rules();
     let t = rules.topology;
     let c = options

@@ -16,7 +16,7 @@ pub struct Style {
 }
 
 /// The board with coordinates, both hands and whose turn it is.
-pub fn board_text<B: Bitboard>(pos: &Position<'_, B>, style: Style) -> String {
+pub fn board_text<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
     let rules = pos.rules();
     let t = rules.topology;
     let mut s = String::new();

@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::{MAX_ROLES, PromotionRule, Repetition, RepetitionResult, Ride, Role, RoleInfo, Rules};
 use crate::board::{Bitboard, Color, Square, Topology};
 use crate::dsl::{self, Mode, Step};
-use crate::position::Setup;
+use crate::setup::Setup;
 use crate::variant::{Problem, Variant, schema};
 
 /// Everything wrong with a variant's engine section, all at once.
@@ -267,13 +267,36 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             rules.last_rank[1] |= B::from_square(sq);
         }
     }
-    if let Err(e) = crate::position::Position::new(&rules, &rules.start) {
-        return Err(located(
-            &variant.origin,
-            vec![format!("engine.setup: '{}': {e}", spec.setup)],
-        ));
-    }
+    rules.arrive = arrivals(&rules);
     Ok(rules)
+}
+
+/// For each colour and role, the squares a move may end on without the
+/// piece promoting there (see [`Rules::arrival`]).
+fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
+    let mut arrive = Vec::with_capacity(2 * rules.role_count());
+    for color in Color::ALL {
+        for role in rules.all_roles() {
+            let stay = if rules.immobile_drops {
+                rules.all
+            } else {
+                rules.mobile(color, role)
+            };
+            let info = rules.role(role);
+            arrive.push(if rules.promotion == PromotionRule::Flip {
+                if info.other_side.is_some() {
+                    rules.all
+                } else {
+                    stay
+                }
+            } else if info.promotion.is_some() {
+                stay | rules.zone[color.index()]
+            } else {
+                stay
+            });
+        }
+    }
+    arrive
 }
 
 fn compile_betza(problems: &mut Vec<String>, what: &str, text: &str) -> Vec<Step> {
@@ -433,6 +456,7 @@ fn tables<B: Bitboard>(
         rays,
         between,
         mobile,
+        arrive: Vec::new(),
         z_board,
         z_hand,
         z_turn,

@@ -5,7 +5,7 @@ mod compile;
 
 use crate::board::{Bitboard, Color, Square, Topology};
 use crate::dsl::Mode;
-use crate::position::Setup;
+use crate::setup::Setup;
 
 pub use crate::variant::schema::{PromotionRule, RepetitionResult};
 
@@ -152,6 +152,10 @@ pub struct Rules<B> {
     pub(crate) between: Vec<B>,
     /// Squares from which a role of a colour can still move (on an empty board).
     pub(crate) mobile: Vec<B>,
+    /// Squares a piece of a colour and role may move to without promoting
+    /// there: where it can still move, plus its zone if it may promote
+    /// (by `(colour, role)`).
+    pub(crate) arrive: Vec<B>,
     /// Zobrist keys for (piece code, square).
     pub(crate) z_board: Vec<u64>,
     /// Zobrist keys for one piece of (colour, role) in hand (added per piece).
@@ -263,6 +267,23 @@ impl<B: Bitboard> Rules<B> {
     #[inline]
     pub fn mobile(&self, color: Color, role: Role) -> B {
         self.mobile[self.cr(color, role)]
+    }
+
+    /// Where a move of the role from `from` may end as far as promotion is
+    /// concerned: a piece that cannot promote on the move may not go where
+    /// it could never move again.
+    #[inline]
+    pub(crate) fn arrival(&self, color: Color, role: Role, from: Square) -> B {
+        let info = &self.roles[role.index()];
+        let turns_over = match self.promotion {
+            PromotionRule::Flip => info.other_side.is_some(),
+            _ => info.promotion.is_some() && self.zone[color.index()].contains(from),
+        };
+        if turns_over {
+            self.all
+        } else {
+            self.arrive[self.cr(color, role)]
+        }
     }
 
     /// The squares a rider of this colour and role sees from `sq` on an empty

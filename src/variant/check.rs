@@ -6,7 +6,7 @@ use serde_yaml::{Mapping, Value};
 
 use super::Problem;
 use crate::dsl;
-use crate::position::Setup;
+use crate::setup::Setup;
 
 const ENGINE: &[&str] = &["topology", "players", "setup", "render", "pieces", "rules"];
 const TOPOLOGY: &[&str] = &["type", "rows", "cols"];

@@ -16,9 +16,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use koma::board::Bitboard;
 use koma::notation::{Notation, format_move};
 use koma::play::{PlayOptions, Player};
-use koma::position::{Position, Setup, SetupError};
+use koma::position::Position;
 use koma::protocol::{Caps, Dialect, Output, serve_with};
 use koma::render::{Style, SvgOptions, board_text, svg};
+use koma::setup::{Setup, SetupError};
 use koma::{Game, dsl, record, variant, with_rules};
 
 /// Every embedded variant, compiled once.
@@ -50,8 +51,8 @@ fn text(data: &[u8]) -> String {
 /// What every accepted position must satisfy: its FEN and SFEN read back
 /// as the same position, and each legal move played and taken back
 /// restores it exactly (board, hands, hash).
-fn check_position<B: Bitboard>(pos: &Position<'_, B>) {
-    let rules = pos.rules();
+fn check_position<B: Bitboard>(pos: &Position<B>) {
+    let rules = pos.shared_rules();
     let fen = pos.fen();
     let again = Setup::parse_fen(&fen).unwrap_or_else(|e| panic!("own FEN {fen} unreadable: {e}"));
     let again =

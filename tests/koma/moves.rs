@@ -5,7 +5,8 @@
 use std::fmt::Write;
 
 use koma::notation::{Notation, format_move};
-use koma::position::{Position, Setup};
+use koma::position::Position;
+use koma::setup::Setup;
 use koma::with_rules;
 
 use crate::common::{fields, game};

@@ -9,7 +9,8 @@
 use std::collections::BTreeSet;
 
 use koma::notation::{Notation, format_move};
-use koma::position::{Position, Setup};
+use koma::position::Position;
+use koma::setup::Setup;
 use koma::{variant, with_rules};
 
 use crate::common::{game, tests_dir};

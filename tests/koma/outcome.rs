@@ -5,19 +5,20 @@ use std::sync::atomic::AtomicBool;
 use koma::board::Color;
 use koma::engine::{Engine, Limits};
 use koma::notation::{Notation, format_move};
-use koma::position::{Outcome, Position, Setup};
+use koma::position::{Outcome, Position};
+use koma::setup::Setup;
 use koma::with_rules;
 
 use crate::common::game;
 
-fn play(pos: &mut Position<'_, u64>, moves: &[&str]) {
+fn play(pos: &mut Position<u64>, moves: &[&str]) {
     for m in moves {
         let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{e}"));
         pos.play(mv);
     }
 }
 
-fn judkins(fen: Option<&str>, f: impl FnOnce(Position<'_, u64>)) {
+fn judkins(fen: Option<&str>, f: impl FnOnce(Position<u64>)) {
     let g = game("judkins-shogi");
     let koma::Game::Narrow(rules) = &g else {
         panic!("Judkins fits 64 squares")
@@ -79,7 +80,7 @@ fn checkmate_and_no_legal_move_lose() {
     });
 }
 
-fn best(pos: &mut Position<'_, u64>, depth: u32) -> (String, Option<i32>) {
+fn best(pos: &mut Position<u64>, depth: u32) -> (String, Option<i32>) {
     let mut engine = Engine::new(8);
     let stop = AtomicBool::new(false);
     let (m, info) = engine.think(
@@ -117,7 +118,7 @@ fn the_engine_finds_mate_in_one() {
 
 /// Whether the engine, moving for the side to move, mates within `moves`
 /// of its moves against every defence.
-fn mates_against_every_defence(pos: &mut Position<'_, u64>, moves: u32) -> bool {
+fn mates_against_every_defence(pos: &mut Position<u64>, moves: u32) -> bool {
     if moves == 0 {
         return false;
     }

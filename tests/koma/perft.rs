@@ -1,7 +1,8 @@
 //! The perft suite: every `tests/perft/*.perft` file, entries of
 //! `id` / `variant` / `fen` followed by `perft DEPTH NODES` lines.
 
-use koma::position::{Position, Setup};
+use koma::position::Position;
+use koma::setup::Setup;
 use koma::with_rules;
 
 use crate::common::{game, tests_dir};

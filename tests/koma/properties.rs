@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use koma::board::{Bitboard, Color, Square};
 use koma::dsl::{Mode, Step};
 use koma::notation::{Notation, format_move};
-use koma::position::{Move, Position, Setup};
+use koma::position::{Move, Position};
 use koma::rules::{PromotionRule, Role, Rules};
+use koma::setup::Setup;
 use koma::variant::schema::RulesSpec;
 use koma::{variant, with_rules};
 
@@ -219,7 +220,7 @@ impl Reference {
             .into_iter()
             .filter(|&mv| {
                 let mut after = pos.clone();
-                after.play(mv);
+                after.play_unchecked(mv);
                 if let Some(royal) = guarded {
                     let now = match mv {
                         Move::Normal { from, to, .. } if from == royal => to,

@@ -2,7 +2,8 @@
 //! loader (with parents), the DSL, FEN, SFEN, moves and game records. Every
 //! call must return (Ok or a typed error); none may panic.
 
-use koma::position::{Position, Setup};
+use koma::position::Position;
+use koma::setup::Setup;
 use koma::{Game, dsl, record, variant, with_rules};
 
 use crate::common::{Rng, game};

@@ -1,64 +1,7 @@
-//! Setups: anything a FEN or SFEN can say, not yet checked against the rules.
+//! Reading FEN (as Fairy-Stockfish writes it, or pyffish's `[-]` form) and SFEN.
 
-use std::fmt;
-
+use super::{MAX_MOVE_NUMBER, Setup, SetupError, SetupPiece};
 use crate::board::Color;
-
-/// One piece as written in a setup: colour, letter, promoted or not.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct SetupPiece {
-    /// Upper case = sente.
-    pub color: Color,
-    /// The letter, upper case.
-    pub letter: char,
-    /// Written with a `+`.
-    pub promoted: bool,
-}
-
-/// An unchecked position: ranks as written (top first), hands, side to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// The ranks from the top (gote's back rank) down; each square from file `a`.
-    pub ranks: Vec<Vec<Option<SetupPiece>>>,
-    /// Pieces in hand: colour, letter (upper case), count.
-    pub hands: Vec<(Color, char, u32)>,
-    /// Side to move.
-    pub turn: Color,
-    /// Move number (1 = the start).
-    pub move_number: u32,
-}
-
-/// The largest move number a position may start from, in plies as SFEN
-/// counts (FEN's full moves: half of it), so that numbering never overflows.
-pub const MAX_MOVE_NUMBER: u32 = 1_000_000_000;
-
-impl Default for Setup {
-    fn default() -> Self {
-        Setup {
-            ranks: Vec::new(),
-            hands: Vec::new(),
-            turn: Color::Sente,
-            move_number: 1,
-        }
-    }
-}
-
-/// A FEN or SFEN that cannot be read, with the place of the problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError {
-    /// 0-based character position in the text.
-    pub column: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at character {})", self.message, self.column + 1)
-    }
-}
-
-impl std::error::Error for SetupError {}
 
 fn err(column: usize, message: impl Into<String>) -> SetupError {
     SetupError {

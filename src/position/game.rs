@@ -1,0 +1,77 @@
+//! A compiled variant on the narrowest bitboard that holds its board: the
+//! one enum at the boundary, so that code above it names no width.
+
+use std::sync::Arc;
+
+use super::Position;
+use crate::board::Bitboard;
+use crate::error::Error;
+use crate::rules::{self, Rules};
+use crate::variant::{self, Problem, Variant, VariantError};
+
+/// A compiled variant, its rules shared by every position played on them.
+#[derive(Clone, Debug)]
+pub enum Game {
+    /// Up to 64 squares.
+    Narrow(Arc<Rules<u64>>),
+    /// Up to 128 squares.
+    Wide(Arc<Rules<u128>>),
+}
+
+impl Game {
+    /// Loads a variant by slug or path and compiles it.
+    pub fn load(name: &str) -> Result<Game, Error> {
+        let v = variant::load(name)?;
+        Game::compile(&v)
+    }
+
+    /// Compiles a loaded variant, choosing the bitboard width from its
+    /// board, and checks that its start is a position of its rules.
+    pub fn compile(v: &Variant) -> Result<Game, Error> {
+        let t = &v.engine.topology;
+        if (t.rows as u64) * (t.cols as u64) <= 64 {
+            Ok(Game::Narrow(checked(v, rules::compile(v))?))
+        } else {
+            Ok(Game::Wide(checked(v, rules::compile(v))?))
+        }
+    }
+
+    /// The variant's slug.
+    pub fn slug(&self) -> &str {
+        match self {
+            Game::Narrow(r) => &r.slug,
+            Game::Wide(r) => &r.slug,
+        }
+    }
+}
+
+/// The compiled rules, once their start setup is known to be a position of them.
+fn checked<B: Bitboard>(
+    v: &Variant,
+    compiled: Result<Rules<B>, rules::RulesError>,
+) -> Result<Arc<Rules<B>>, Error> {
+    let located = |problems: Vec<Problem>| {
+        Error::Variant(VariantError::Diagnostics(variant::locate_problems(
+            &problems, &v.sources,
+        )))
+    };
+    let rules = Arc::new(compiled.map_err(|e| located(e.problems))?);
+    if let Err(e) = Position::new(&rules, &rules.start) {
+        return Err(located(vec![Problem::value(
+            "engine.setup",
+            format!("engine.setup: '{}': {e}", v.engine.setup),
+        )]));
+    }
+    Ok(rules)
+}
+
+/// Runs a block with `$rules` bound to the game's `&Arc<Rules<B>>`, whatever its width.
+#[macro_export]
+macro_rules! with_rules {
+    ($game:expr, $rules:ident => $body:expr) => {
+        match $game {
+            $crate::Game::Narrow($rules) => $body,
+            $crate::Game::Wide($rules) => $body,
+        }
+    };
+}

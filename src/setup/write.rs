@@ -1,0 +1,84 @@
+//! Writing setups: FEN as Fairy-Stockfish writes it and SFEN.
+
+use std::fmt::Write;
+
+use super::Setup;
+use crate::board::Color;
+
+impl Setup {
+    /// The setup as Fairy-Stockfish writes a FEN (`[hands]`, `w` = sente).
+    pub fn to_fen(&self) -> String {
+        let setup = self;
+        let mut s = board_text(setup);
+        s.push('[');
+        for &(color, letter, n) in &setup.hands {
+            for _ in 0..n {
+                s.push(if color == Color::Sente {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
+            }
+        }
+        s.push(']');
+        let side = if setup.turn == Color::Sente { 'w' } else { 'b' };
+        let _ = write!(s, " {side} - - 0 {}", setup.move_number.div_ceil(2).max(1));
+        s
+    }
+
+    /// The setup as an SFEN (`b` = sente, counts before letters).
+    pub fn to_sfen(&self) -> String {
+        let setup = self;
+        let mut s = board_text(setup);
+        let side = if setup.turn == Color::Sente { 'b' } else { 'w' };
+        let _ = write!(s, " {side} ");
+        if setup.hands.is_empty() {
+            s.push('-');
+        }
+        for &(color, letter, n) in &setup.hands {
+            if n > 1 {
+                let _ = write!(s, "{n}");
+            }
+            s.push(if color == Color::Sente {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            });
+        }
+        let _ = write!(s, " {}", setup.move_number);
+        s
+    }
+}
+
+fn board_text(setup: &Setup) -> String {
+    let mut s = String::new();
+    for (i, rank) in setup.ranks.iter().enumerate() {
+        if i > 0 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for p in rank {
+            match p {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        let _ = write!(s, "{empty}");
+                        empty = 0;
+                    }
+                    if p.promoted {
+                        s.push('+');
+                    }
+                    s.push(if p.color == Color::Sente {
+                        p.letter
+                    } else {
+                        p.letter.to_ascii_lowercase()
+                    });
+                }
+            }
+        }
+        if empty > 0 {
+            let _ = write!(s, "{empty}");
+        }
+    }
+    s
+}
