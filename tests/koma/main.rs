@@ -2,6 +2,7 @@
 //! data folder under `tests/`, so adding a case is adding a file.
 
 mod cli;
+mod checked;
 mod common;
 mod fuzz;
 mod moves;

@@ -1,0 +1,124 @@
+//! Moves that cannot corrupt a position: `try_play` refuses, with a typed
+//! reason, what `play_unchecked` would have turned into a wrong position, and
+//! leaves the position as it was so that `undo` takes back the right move.
+
+use koma::board::Square;
+use koma::position::{IllegalMove, Move, Position};
+use koma::rules::Role;
+use koma::setup::Setup;
+
+use crate::common::game;
+
+fn judkins(fen: &str) -> Position<u64> {
+    let koma::Game::Narrow(rules) = game("judkins-shogi") else {
+        panic!("Judkins fits 64 squares")
+    };
+    Position::new(&rules, &Setup::parse_fen(fen).expect("FEN")).expect("valid")
+}
+
+/// The refused move changes nothing: same FEN, hash and history, and the
+/// next undo takes back the last move that was really played.
+fn refused(pos: &mut Position<u64>, mv: Move, expected: IllegalMove) {
+    let (fen, hash, history) = (pos.fen(), pos.hash(), pos.history().count());
+    assert_eq!(pos.try_play(mv), Err(expected), "{mv:?}");
+    assert_eq!(pos.fen(), fen);
+    assert_eq!(pos.hash(), hash);
+    assert_eq!(pos.history().count(), history);
+}
+
+#[test]
+fn a_move_from_an_empty_square_is_refused() {
+    let mut pos = judkins("rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1");
+    let first = pos.parse_move("6e6d").expect("legal");
+    pos.try_play(first).expect("legal");
+    let after_first = pos.fen();
+    let reply = pos.parse_move("1b1c").expect("legal");
+    pos.try_play(reply).expect("legal");
+    // d3 (the middle of the board) is empty.
+    let empty = Square::new(2 * 6 + 3);
+    let mv = Move::Normal {
+        from: empty,
+        to: Square::new(3 * 6 + 3),
+        promote: false,
+    };
+    refused(&mut pos, mv, IllegalMove::EmptySquare { square: empty });
+    assert_eq!(pos.undo(), Some(reply));
+    assert_eq!(pos.fen(), after_first);
+}
+
+#[test]
+fn a_drop_of_a_piece_not_in_hand_is_refused() {
+    let mut pos = judkins("rbsgkn/5p/6/6/P5/NKGSBR[p] w - - 0 1");
+    let pawn = pos.rules().role_by_letter('P', false).expect("a pawn");
+    let to = Square::new(2 * 6 + 3);
+    refused(
+        &mut pos,
+        Move::Drop { role: pawn, to },
+        IllegalMove::NotInHand { role: pawn },
+    );
+    // Gote has one; sente's refused drop did not take it.
+    assert_eq!(pos.hand(koma::board::Color::Gote, pawn), 1);
+}
+
+#[test]
+fn a_drop_of_an_unknown_role_is_refused() {
+    let mut pos = judkins("rbsgkn/5p/6/6/P5/NKGSBR[P] w - - 0 1");
+    let role = Role(pos.rules().role_count() as u8);
+    refused(
+        &mut pos,
+        Move::Drop {
+            role,
+            to: Square::new(15),
+        },
+        IllegalMove::UnknownRole { role },
+    );
+}
+
+#[test]
+fn other_illegal_moves_are_refused_by_kind() {
+    let mut pos = judkins("rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1");
+    let off = Square::new(36);
+    refused(
+        &mut pos,
+        Move::Normal {
+            from: Square::new(0),
+            to: off,
+            promote: false,
+        },
+        IllegalMove::OffBoard { square: off },
+    );
+    // Gote's pawn on f5, sente to move.
+    let theirs = Square::new(4 * 6 + 5);
+    refused(
+        &mut pos,
+        Move::Normal {
+            from: theirs,
+            to: Square::new(3 * 6 + 5),
+            promote: false,
+        },
+        IllegalMove::NotYours { square: theirs },
+    );
+    // The rook on f1 cannot jump over the bishop to d1.
+    refused(
+        &mut pos,
+        Move::Normal {
+            from: Square::new(5),
+            to: Square::new(3),
+            promote: false,
+        },
+        IllegalMove::Forbidden,
+    );
+}
+
+#[test]
+fn has_legal_move_agrees_with_the_move_list() {
+    for (fen, moves) in [
+        ("rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1", 21),
+        // Checkmated: the gold on b5 is guarded by the pawn.
+        ("k5/1G4/1P4/6/6/5K[] b - - 0 1", 0),
+    ] {
+        let pos = judkins(fen);
+        assert_eq!(pos.legal_moves().len(), moves, "{fen}");
+        assert_eq!(pos.has_legal_move(), moves > 0, "{fen}");
+    }
+}
