@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Bitboard;
-use crate::position::{Move, Position};
+use crate::position::{AnyPosition, Move, Position};
+use crate::with_position;
 
 pub use eval::evaluate;
 use tt::{Bound, Table};
@@ -173,6 +174,17 @@ impl Engine {
             }
         }
         (Some(best), last)
+    }
+
+    /// [`Engine::think`] on a position of any width.
+    pub fn think_any(
+        &mut self,
+        pos: &mut AnyPosition,
+        limits: Limits,
+        stop: &AtomicBool,
+        report: impl FnMut(&Info),
+    ) -> (Option<Move>, Option<Info>) {
+        with_position!(pos, p => self.think(p, limits, stop, report))
     }
 
     fn pv<B: Bitboard>(&self, pos: &mut Position<B>, max: usize) -> Vec<Move> {

@@ -4,6 +4,8 @@
 use thiserror::Error;
 
 use crate::board::{Bitboard, Square, Topology};
+mod any;
+
 use std::sync::Arc;
 
 use crate::position::{Move, Position, PositionError};

@@ -7,6 +7,7 @@ use super::Position;
 use crate::board::Bitboard;
 use crate::error::Error;
 use crate::rules::{self, Rules};
+use crate::setup::Setup;
 use crate::variant::{self, Problem, Variant, VariantError};
 
 /// A compiled variant, its rules shared by every position played on them.
@@ -41,6 +42,22 @@ impl Game {
         match self {
             Game::Narrow(r) => &r.slug,
             Game::Wide(r) => &r.slug,
+        }
+    }
+
+    /// The variant's title.
+    pub fn title(&self) -> &str {
+        match self {
+            Game::Narrow(r) => &r.title,
+            Game::Wide(r) => &r.title,
+        }
+    }
+
+    /// The variant's start setup.
+    pub fn start_setup(&self) -> &Setup {
+        match self {
+            Game::Narrow(r) => &r.start,
+            Game::Wide(r) => &r.start,
         }
     }
 }

@@ -1,9 +1,11 @@
 //! Positions: a checked game state on compiled rules, with make/unmake,
 //! Zobrist hash, history, legal move generation and the game's outcome.
 
+mod any;
 mod game;
 mod movegen;
 
+pub use any::AnyPosition;
 pub use game::Game;
 
 use std::fmt;

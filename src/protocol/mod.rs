@@ -13,12 +13,12 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::board::{Bitboard, Color};
+use crate::board::Color;
 use crate::engine::{Engine, Info, Limits};
-use crate::notation::{Notation, format_move};
-use crate::position::Position;
+use crate::notation::Notation;
+use crate::position::{AnyPosition, Game};
 use crate::setup::Setup;
-use crate::{Game, variant, with_rules};
+use crate::variant;
 
 /// Which protocol to speak.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -74,11 +74,10 @@ impl Default for Caps {
 struct Session {
     dialect: Dialect,
     caps: Caps,
-    game: Arc<Game>,
-    start: Option<Setup>,
-    moves: Vec<String>,
-    /// The last `position` was refused: `go` must not play from an old one.
-    refused: bool,
+    game: Game,
+    /// The position of the last `position` command; `None` when it was
+    /// refused, so that `go` never plays from an old one.
+    position: Option<AnyPosition>,
     /// The running search has no limit of its own (`go infinite`).
     endless: bool,
     engine: Arc<Mutex<Engine>>,
@@ -106,7 +105,7 @@ pub fn serve_with(
     variant: &str,
     caps: Caps,
 ) -> Result<(), crate::Error> {
-    let game = Arc::new(Game::load(variant)?);
+    let game = Game::load(variant)?;
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         // Lines that are not UTF-8 are read with U+FFFD (and then refused as
@@ -119,13 +118,12 @@ pub fn serve_with(
             }
         }
     });
+    let position = Some(AnyPosition::start(&game));
     let mut s = Session {
         dialect,
         caps,
         game,
-        start: None,
-        moves: Vec::new(),
-        refused: false,
+        position,
         endless: false,
         engine: Arc::new(Mutex::new(Engine::new(caps.max_hash_mb.clamp(1, 64)))),
         stop: Arc::new(AtomicBool::new(false)),
@@ -223,7 +221,7 @@ impl Session {
     }
 
     fn game_slug(&self) -> String {
-        with_rules!(&*self.game, rules => rules.slug.clone())
+        self.game.slug().to_string()
     }
 
     fn set_option(&mut self, words: &[&str]) {
@@ -248,10 +246,8 @@ impl Session {
                 }
                 match Game::load(value) {
                     Ok(g) => {
-                        self.game = Arc::new(g);
-                        self.start = None;
-                        self.moves.clear();
-                        self.refused = false;
+                        self.position = Some(AnyPosition::start(&g));
+                        self.game = g;
                     }
                     Err(e) => say(&self.out, &format!("info string error: {e}")),
                 }
@@ -269,7 +265,7 @@ impl Session {
     }
 
     fn position(&mut self, words: &[&str]) {
-        self.refused = true;
+        self.position = None;
         let split = words
             .iter()
             .position(|w| *w == "moves")
@@ -292,29 +288,25 @@ impl Session {
                 );
             }
         };
-        let moves: Vec<String> = moves.iter().skip(1).map(|m| m.to_string()).collect();
-        // Check now, so that a bad position is reported where it was given.
-        let ok =
-            with_rules!(&*self.game, rules => build(rules, start.as_ref(), &moves).map(|_| ()));
-        match ok {
-            Ok(()) => {
-                self.start = start;
-                self.moves = moves;
-                self.refused = false;
-            }
-            Err(e) => say(&self.out, &format!("info string error: {e}")),
+        let start = start.as_ref().unwrap_or(self.game.start_setup());
+        match AnyPosition::from_moves(&self.game, start, &moves[moves.len().min(1)..]) {
+            Ok(pos) => self.position = Some(pos),
+            Err(e) => say(
+                &self.out,
+                &format!("info string error: {}", crate::Error::from(e)),
+            ),
         }
     }
 
     fn go(&mut self, words: &[&str]) {
         self.wait();
-        if self.refused {
+        let Some(position) = self.position.clone() else {
             say(
                 &self.out,
                 "info string error: the last position was refused; send a valid position first",
             );
             return say(&self.out, &format!("bestmove {}", self.dialect.no_move()));
-        }
+        };
         self.stop.store(false, Ordering::Relaxed);
         let value = |key: &str| -> Option<u64> {
             words
@@ -326,14 +318,8 @@ impl Session {
         let infinite = words.contains(&"infinite");
         self.endless = infinite;
         let dialect = self.dialect;
-        let (start, moves) = (self.start.clone(), self.moves.clone());
         let (engine, stop, out) = (self.engine.clone(), self.stop.clone(), self.out.clone());
-        let game = self.game.clone();
-        let turn =
-            with_rules!(&*game, rules => build(rules, start.as_ref(), &moves).map(|p| p.turn()));
-        let Ok(turn) = turn else {
-            return say(&self.out, "info string error: no valid position");
-        };
+        let turn = position.turn();
         // Sente's clock: USI calls it btime (black), UCI wtime (white moves first there).
         let (ours, inc) = match (dialect, turn) {
             (Dialect::Usi, Color::Sente) | (Dialect::Uci, Color::Gote) => {
@@ -366,25 +352,31 @@ impl Session {
             time: time.map(Duration::from_millis),
         };
         self.search = Some(std::thread::spawn(move || {
-            with_rules!(&*game, rules => {
-                let Ok(mut pos) = build(rules, start.as_ref(), &moves) else {
-                    return say(&out, &format!("bestmove {}", dialect.no_move()));
-                };
-                let Ok(mut engine) = engine.lock() else { return };
-                let notation = if dialect == Dialect::Usi { Notation::Usi } else { Notation::Fairy };
-                let root = pos.clone();
-                let (best, _) = engine.think(&mut pos, limits, &stop, |info| {
-                    let mut p = root.clone();
-                    let mut pv = Vec::new();
-                    for &m in &info.pv {
-                        pv.push(format_move(&p, m, notation));
-                        p.play(m);
+            let Ok(mut engine) = engine.lock() else {
+                return;
+            };
+            let notation = if dialect == Dialect::Usi {
+                Notation::Usi
+            } else {
+                Notation::Fairy
+            };
+            let root = position.clone();
+            let mut pos = position;
+            let (best, _) = engine.think_any(&mut pos, limits, &stop, |info| {
+                let mut p = root.clone();
+                let mut pv = Vec::new();
+                for &m in &info.pv {
+                    pv.push(p.format_move(m, notation));
+                    if p.try_play(m).is_err() {
+                        break;
                     }
-                    say(&out, &format!("{} pv {}", info_line(info), pv.join(" ")));
-                });
-                let text = best.map_or(dialect.no_move().to_string(), |m| format_move(&root, m, notation));
-                say(&out, &format!("bestmove {text}"));
-            })
+                }
+                say(&out, &format!("{} pv {}", info_line(info), pv.join(" ")));
+            });
+            let text = best.map_or(dialect.no_move().to_string(), |m| {
+                root.format_move(m, notation)
+            });
+            say(&out, &format!("bestmove {text}"));
         }));
     }
 
@@ -414,16 +406,4 @@ fn info_line(info: &Info) -> String {
         info.nodes,
         info.elapsed.as_millis()
     )
-}
-
-fn build<B: Bitboard>(
-    rules: &Arc<crate::rules::Rules<B>>,
-    start: Option<&Setup>,
-    moves: &[String],
-) -> Result<Position<B>, crate::Error> {
-    Ok(Position::from_moves(
-        rules,
-        start.unwrap_or(&rules.start),
-        moves,
-    )?)
 }

@@ -1,8 +1,8 @@
 //! koma's one integration-test binary: each module reads its cases from a
 //! data folder under `tests/`, so adding a case is adding a file.
 
-mod cli;
 mod checked;
+mod cli;
 mod common;
 mod fuzz;
 mod moves;
