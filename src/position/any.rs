@@ -8,6 +8,10 @@ use crate::rules::{Role, RoleInfo};
 use crate::setup::Setup;
 
 /// A position of a [`Game`], whatever its board's width.
+// Positions of different widths differ in size by their bitboards; an
+// AnyPosition is made once per game or command and never kept in bulk, so
+// boxing would buy nothing but an indirection on every call.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum AnyPosition {
     /// Up to 64 squares.
