@@ -7,10 +7,10 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::board::{Bitboard, Color};
+use crate::board::Color;
 use crate::engine::{Engine, Limits};
-use crate::notation::{Notation, format_move};
-use crate::position::{Move, Outcome, Position};
+use crate::notation::Notation;
+use crate::position::{AnyPosition, Move, Outcome};
 use crate::render::{Style, board_text};
 use crate::{Error, record};
 
@@ -74,8 +74,8 @@ Commands:
 
 /// Plays a game from `pos` on `input`/`out` until `quit` or the end of the
 /// input; `save` writes records.
-pub fn run<B: Bitboard>(
-    pos: Position<B>,
+pub fn run(
+    pos: AnyPosition,
     options: &PlayOptions,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -93,9 +93,9 @@ pub fn run<B: Bitboard>(
     .run(input, out)
 }
 
-struct Session<'a, 's, B: Bitboard> {
+struct Session<'a, 's> {
     args: &'a PlayOptions,
-    pos: Position<B>,
+    pos: AnyPosition,
     engine: Engine,
     over: Option<Outcome>,
     resigned: Option<Color>,
@@ -112,7 +112,7 @@ fn io(e: std::io::Error) -> Error {
     Error::Usage(format!("cannot write to the terminal: {e}"))
 }
 
-impl<B: Bitboard> Session<'_, '_, B> {
+impl Session<'_, '_> {
     fn player(&self, color: Color) -> Player {
         if color == Color::Sente {
             self.args.sente
@@ -135,7 +135,6 @@ impl<B: Bitboard> Session<'_, '_, B> {
     }
 
     fn show(&self, out: &mut dyn Write) -> Result<(), Error> {
-        let rules = self.pos.rules();
         let style = Style {
             kanji: self.args.kanji,
             color: self.args.color,
@@ -144,7 +143,7 @@ impl<B: Bitboard> Session<'_, '_, B> {
         write!(out, "{}", board_text(&self.pos, style)).map_err(io)?;
         let mut status = format!(
             "{} — move {}, {} to move",
-            rules.title,
+            self.pos.title(),
             self.pos.move_number(),
             self.pos.turn().name()
         );
@@ -153,7 +152,7 @@ impl<B: Bitboard> Session<'_, '_, B> {
             before.undo();
             status.push_str(&format!(
                 "; last move {}",
-                format_move(&before, m, Notation::Usi)
+                before.format_move(m, Notation::Usi)
             ));
         }
         if self.pos.in_check() {
@@ -181,7 +180,7 @@ impl<B: Bitboard> Session<'_, '_, B> {
         writeln!(
             out,
             "koma plays {}. Type 'help' for commands.",
-            self.pos.rules().title
+            self.pos.title()
         )
         .map_err(io)?;
         self.show(out)?;
@@ -209,7 +208,7 @@ impl<B: Bitboard> Session<'_, '_, B> {
                         .pos
                         .legal_moves()
                         .iter()
-                        .map(|&m| format_move(&self.pos, m, Notation::Usi))
+                        .map(|&m| self.pos.format_move(m, Notation::Usi))
                         .collect();
                     list.sort();
                     writeln!(out, "{} legal moves: {}", list.len(), list.join(" ")).map_err(io)?;
@@ -245,12 +244,12 @@ impl<B: Bitboard> Session<'_, '_, B> {
     fn engine_move(&mut self, out: &mut dyn Write) -> Result<(), Error> {
         let stop = AtomicBool::new(false);
         let limits = self.limits();
-        let (best, info) = self.engine.think(&mut self.pos, limits, &stop, |_| {});
+        let (best, info) = self.engine.think_any(&mut self.pos, limits, &stop, |_| {});
         let Some(m) = best else {
             self.finish(out)?;
             return Ok(());
         };
-        let text = format_move(&self.pos, m, Notation::Usi);
+        let text = self.pos.format_move(m, Notation::Usi);
         let detail = info.map(|i| match i.mate_in() {
             Some(n) => format!(" (mate in {n}, depth {})", i.depth),
             None => format!(" (score {}, depth {})", i.score, i.depth),
@@ -262,7 +261,15 @@ impl<B: Bitboard> Session<'_, '_, B> {
             detail.unwrap_or_default()
         )
         .map_err(io)?;
-        self.pos.play(m);
+        self.play(m, out)
+    }
+
+    /// Plays a move of the engine's or one read at the prompt (both legal:
+    /// checked all the same, so that a bug cannot corrupt the game).
+    fn play(&mut self, m: Move, out: &mut dyn Write) -> Result<(), Error> {
+        if let Err(e) = self.pos.try_play(m) {
+            return writeln!(out, "That move cannot be played: {e}.").map_err(io);
+        }
         self.show(out)?;
         self.finish(out)
     }
@@ -312,9 +319,7 @@ impl<B: Bitboard> Session<'_, '_, B> {
                 }
             }
         }
-        self.pos.play(m);
-        self.show(out)?;
-        self.finish(out)
+        self.play(m, out)
     }
 
     fn undo(&mut self, out: &mut dyn Write) -> Result<(), Error> {
@@ -342,9 +347,13 @@ impl<B: Bitboard> Session<'_, '_, B> {
             depth: self.args.depth,
             nodes: None,
         };
-        match self.engine.think(&mut self.pos, limits, &stop, |_| {}).0 {
+        match self
+            .engine
+            .think_any(&mut self.pos, limits, &stop, |_| {})
+            .0
+        {
             Some(m) => {
-                writeln!(out, "hint: {}", format_move(&self.pos, m, Notation::Usi)).map_err(io)
+                writeln!(out, "hint: {}", self.pos.format_move(m, Notation::Usi)).map_err(io)
             }
             None => writeln!(out, "No move: the game is over.").map_err(io),
         }

@@ -15,12 +15,8 @@ use std::fmt::Write;
 
 use thiserror::Error;
 
-use crate::board::Bitboard;
-use std::sync::Arc;
-
-use crate::notation::{Notation, ReplayError, format_move};
-use crate::position::{Move, Position};
-use crate::rules::Rules;
+use crate::notation::{Notation, ReplayError};
+use crate::position::{AnyPosition, Game, Move};
 use crate::setup::Setup;
 
 /// Where a record starts.
@@ -131,14 +127,10 @@ fn push_moves(record: &mut Record, text: &str, line: usize) {
 
 /// Plays a record's moves from its start on `rules`; `path` names the record
 /// in messages. Every move must be legal and the game not over before it.
-pub fn replay<B: Bitboard>(
-    rec: &Record,
-    rules: &Arc<Rules<B>>,
-    path: &str,
-) -> Result<Position<B>, crate::Error> {
+pub fn replay(rec: &Record, game: &Game, path: &str) -> Result<AnyPosition, crate::Error> {
     use crate::Error;
     let setup = match &rec.start {
-        None => rules.start.clone(),
+        None => game.start_setup().clone(),
         Some(Start::Fen(f)) => Setup::parse_fen(f).map_err(|source| Error::Setup {
             kind: "FEN",
             text: f.clone(),
@@ -151,7 +143,7 @@ pub fn replay<B: Bitboard>(
         })?,
     };
     let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
-    Position::from_moves(rules, &setup, &texts).map_err(|e| match e {
+    AnyPosition::from_moves(game, &setup, &texts).map_err(|e| match e {
         ReplayError::Move { number, source } => {
             let m = &rec.moves[number - 1];
             Error::Invalid(format!(
@@ -167,26 +159,25 @@ pub fn replay<B: Bitboard>(
 
 /// Writes a game as a record that [`parse`] reads back: the variant, the
 /// start (as SFEN, unless it is the variant's start) and the moves in USI.
-pub fn write<B: Bitboard>(pos: &Position<B>, comment: Option<&str>) -> String {
-    let rules = pos.rules();
+pub fn write(pos: &AnyPosition, comment: Option<&str>) -> String {
     let mut start = pos.clone();
     while start.undo().is_some() {}
     let mut s = String::new();
-    let _ = writeln!(s, "# {} game record written by koma", rules.title);
-    let _ = writeln!(s, "variant: {}", rules.slug);
-    let initial = Position::new(pos.shared_rules(), &rules.start)
-        .map(|p| p.sfen())
-        .unwrap_or_default();
+    let _ = writeln!(s, "# {} game record written by koma", pos.title());
+    let _ = writeln!(s, "variant: {}", pos.slug());
+    let initial = AnyPosition::start(&pos.game()).sfen();
     if start.sfen() != initial {
         let _ = writeln!(s, "sfen: {}", start.sfen());
     }
-    let moves: Vec<Move> = pos.history().collect();
+    let moves: Vec<Move> = pos.history();
     for (i, pair) in moves.chunks(2).enumerate() {
         let mut line = format!("{}. ", i + 1);
         for &m in pair {
-            line.push_str(&format_move(&start, m, Notation::Usi));
+            line.push_str(&start.format_move(m, Notation::Usi));
             line.push(' ');
-            start.play_unchecked(m);
+            if start.try_play(m).is_err() {
+                break;
+            }
         }
         let _ = writeln!(s, "{}", line.trim_end());
     }

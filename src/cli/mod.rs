@@ -13,11 +13,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use koma::board::Bitboard;
 use koma::notation::Notation;
-use koma::position::Position;
+use koma::position::AnyPosition;
 use koma::protocol::{Dialect, Output, serve};
-use koma::rules::Rules;
 use koma::setup::Setup;
 use koma::{Error, Game};
 use std::sync::{Arc, Mutex};
@@ -95,7 +93,7 @@ impl PositionArgs {
     }
 
     /// The position these arguments describe, on compiled rules.
-    pub fn position<B: Bitboard>(&self, rules: &Arc<Rules<B>>) -> Result<Position<B>, Error> {
+    pub fn position(&self, game: &Game) -> Result<AnyPosition, Error> {
         let setup = match (&self.fen, &self.sfen) {
             (Some(fen), _) => Setup::parse_fen(fen).map_err(|source| Error::Setup {
                 kind: "FEN",
@@ -107,9 +105,9 @@ impl PositionArgs {
                 text: sfen.clone(),
                 source,
             })?,
-            (None, None) => rules.start.clone(),
+            (None, None) => game.start_setup().clone(),
         };
-        Ok(Position::from_moves(rules, &setup, &self.moves)?)
+        Ok(AnyPosition::from_moves(game, &setup, &self.moves)?)
     }
 }
 

@@ -1,15 +1,12 @@
 //! `koma moves`: the legal moves of a position (or of many, with `--batch`).
 
 use std::io::{BufRead, Write};
-use std::sync::Arc;
 
 use clap::Args;
-use koma::board::Bitboard;
-use koma::notation::{Notation, format_move};
-use koma::position::{Outcome, Position};
-use koma::rules::Rules;
+use koma::Error;
+use koma::notation::Notation;
+use koma::position::{AnyPosition, Game, Outcome};
 use koma::setup::Setup;
-use koma::{Error, with_rules};
 
 use super::{NotationArg, PositionArgs, emit};
 
@@ -28,21 +25,17 @@ pub struct MovesArgs {
     batch: bool,
 }
 
-fn sorted<B: Bitboard>(pos: &Position<B>, notation: Notation) -> Vec<String> {
+fn sorted(pos: &AnyPosition, notation: Notation) -> Vec<String> {
     let mut list: Vec<String> = pos
         .legal_moves()
         .into_iter()
-        .map(|m| format_move(pos, m, notation))
+        .map(|m| pos.format_move(m, notation))
         .collect();
     list.sort();
     list
 }
 
-fn batch<B: Bitboard>(
-    rules: &Arc<Rules<B>>,
-    notation: Notation,
-    out: &mut dyn Write,
-) -> Result<(), Error> {
+fn batch(game: &Game, notation: Notation, out: &mut dyn Write) -> Result<(), Error> {
     for line in std::io::stdin().lock().lines() {
         let line = line.map_err(|e| Error::Usage(format!("cannot read the input: {e}")))?;
         let fen = line.trim();
@@ -51,7 +44,7 @@ fn batch<B: Bitboard>(
         }
         let pos = Setup::parse_fen(fen)
             .map_err(|e| e.to_string())
-            .and_then(|s| Position::new(rules, &s).map_err(|e| e.to_string()));
+            .and_then(|s| AnyPosition::new(game, &s).map_err(|e| e.to_string()));
         match pos {
             Err(e) => emit(out, format_args!("error\t{e}"))?,
             Ok(pos) => {
@@ -76,14 +69,12 @@ fn batch<B: Bitboard>(
 /// Prints the legal moves, sorted, one a line.
 pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<(), Error> {
     let game = args.pos.game()?;
-    with_rules!(&game, rules => {
-        if args.batch {
-            return batch(rules, args.notation.into(), out);
-        }
-        let pos = args.pos.position(rules)?;
-        for m in sorted(&pos, args.notation.into()) {
-            emit(out, format_args!("{m}"))?;
-        }
-        Ok(())
-    })
+    if args.batch {
+        return batch(&game, args.notation.into(), out);
+    }
+    let pos = args.pos.position(&game)?;
+    for m in sorted(&pos, args.notation.into()) {
+        emit(out, format_args!("{m}"))?;
+    }
+    Ok(())
 }

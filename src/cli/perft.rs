@@ -9,7 +9,7 @@ use clap::Args;
 use koma::board::Bitboard;
 use koma::notation::format_move;
 use koma::position::{Move, Position};
-use koma::{Error, with_rules};
+use koma::{Error, with_position};
 
 use super::{NotationArg, PositionArgs, emit};
 
@@ -82,8 +82,8 @@ pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<(), Error> {
         )));
     }
     let game = args.pos.game()?;
-    with_rules!(&game, rules => {
-        let mut pos = args.pos.position(rules)?;
+    let mut pos = args.pos.position(&game)?;
+    with_position!(&mut pos, pos => {
         let start = Instant::now();
         let total = if args.depth == 0 {
             1

@@ -1,8 +1,8 @@
 //! `koma play`: the command-line side of [`koma::play`].
 
 use clap::{Args, ValueEnum};
+use koma::Error;
 use koma::play::{PlayOptions, Player};
-use koma::{Error, with_rules};
 
 use super::PositionArgs;
 
@@ -67,8 +67,6 @@ pub fn run(
     options.check()?;
     let game = args.pos.game()?;
     let mut save = |path: &str, text: &str| std::fs::write(path, text);
-    with_rules!(&game, rules => {
-        let pos = args.pos.position(rules)?;
-        koma::play::run(pos, &options, input, out, &mut save)
-    })
+    let pos = args.pos.position(&game)?;
+    koma::play::run(pos, &options, input, out, &mut save)
 }

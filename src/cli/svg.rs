@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::{Args, ValueEnum};
 use koma::render::{Labels, SvgOptions, start_diagram, svg};
-use koma::{Error, variant, with_rules};
+use koma::{Error, variant};
 
 use super::PositionArgs;
 
@@ -58,10 +58,15 @@ pub fn run(args: &SvgArgs, out: &mut dyn Write) -> Result<(), Error> {
         return Ok(());
     }
     let game = args.pos.game()?;
-    let text = with_rules!(&game, rules => {
-        let pos = args.pos.position(rules)?;
-        svg(&pos, &SvgOptions { labels, title: args.title.clone(), cell_size: None })
-    });
+    let pos = args.pos.position(&game)?;
+    let text = svg(
+        &pos,
+        &SvgOptions {
+            labels,
+            title: args.title.clone(),
+            cell_size: None,
+        },
+    );
     match &args.output {
         Some(path) => write_file(path, &text),
         None => out

@@ -79,19 +79,36 @@ fn game(path: &str, variant: Option<&str>, out: &mut dyn Write) -> Result<(), Er
         }
     };
     let g = Game::load(&name)?;
-    with_rules!(&g, rules => {
-        let pos = record::replay(&rec, rules, path)?;
-        emit(out, format_args!("{path}: {} moves of {}, all legal", rec.moves.len(), rules.title))?;
-        emit(out, format_args!("to move: {}{}", pos.turn().name(), if pos.in_check() { " (in check)" } else { "" }))?;
+    {
+        let pos = record::replay(&rec, &g, path)?;
+        emit(
+            out,
+            format_args!(
+                "{path}: {} moves of {}, all legal",
+                rec.moves.len(),
+                g.title()
+            ),
+        )?;
+        emit(
+            out,
+            format_args!(
+                "to move: {}{}",
+                pos.turn().name(),
+                if pos.in_check() { " (in check)" } else { "" }
+            ),
+        )?;
         let verdict = match pos.outcome() {
             None => "the game goes on".to_string(),
             Some(o) => o.to_string(),
         };
         emit(out, format_args!("result: {verdict}"))?;
-        emit(out, format_args!("repetitions of the final position: {}", pos.repetitions()))?;
+        emit(
+            out,
+            format_args!("repetitions of the final position: {}", pos.repetitions()),
+        )?;
         emit(out, format_args!("sfen: {}", pos.sfen()))?;
         Ok(())
-    })
+    }
 }
 
 /// A variant's rules in one line.

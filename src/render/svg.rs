@@ -11,8 +11,9 @@ use std::fmt::Write;
 use std::sync::OnceLock;
 
 use crate::board::{Bitboard, Color, Square};
-use crate::position::Position;
+use crate::position::{AnyPosition, Position};
 use crate::rules::{Role, Rules};
+use crate::with_position;
 
 /// How piece names are written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -204,7 +205,11 @@ fn piece(
 }
 
 /// The position as an SVG document.
-pub fn svg<B: Bitboard>(pos: &Position<B>, options: &SvgOptions) -> String {
+pub fn svg(pos: &AnyPosition, options: &SvgOptions) -> String {
+    with_position!(pos, p => svg_of(p, options))
+}
+
+fn svg_of<B: Bitboard>(pos: &Position<B>, options: &SvgOptions) -> String {
     let rules = pos.rules();
     let t = rules.topology;
     let c = options
@@ -387,7 +392,12 @@ pub fn start_diagram(name: &str, labels: Labels) -> Result<String, crate::Error>
     let g = crate::Game::compile(&v)?;
     let title = caption(&v.body, &format!("{}-board.svg", v.slug))
         .or_else(|| Some(format!("{} — starting position", v.title)));
-    Ok(
-        crate::with_rules!(&g, rules => svg(&Position::start(rules), &SvgOptions { labels, title, cell_size: None })),
-    )
+    Ok(svg(
+        &AnyPosition::start(&g),
+        &SvgOptions {
+            labels,
+            title,
+            cell_size: None,
+        },
+    ))
 }

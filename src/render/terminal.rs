@@ -4,7 +4,8 @@
 use std::fmt::Write;
 
 use crate::board::{Bitboard, Color, Square};
-use crate::position::Position;
+use crate::position::{AnyPosition, Position};
+use crate::with_position;
 
 /// How to draw pieces.
 #[derive(Copy, Clone, Debug, Default)]
@@ -16,7 +17,11 @@ pub struct Style {
 }
 
 /// The board with coordinates, both hands and whose turn it is.
-pub fn board_text<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
+pub fn board_text(pos: &AnyPosition, style: Style) -> String {
+    with_position!(pos, p => board_text_of(p, style))
+}
+
+fn board_text_of<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
     let rules = pos.rules();
     let t = rules.topology;
     let mut s = String::new();

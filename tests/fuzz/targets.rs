@@ -16,11 +16,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 use koma::board::Bitboard;
 use koma::notation::{Notation, format_move};
 use koma::play::{PlayOptions, Player};
-use koma::position::Position;
+use koma::position::{AnyPosition, Position};
 use koma::protocol::{Caps, Dialect, Output, serve_with};
 use koma::render::{Style, SvgOptions, board_text, svg};
 use koma::setup::{Setup, SetupError};
-use koma::{Game, dsl, record, variant, with_rules};
+use koma::{Game, dsl, record, variant, with_position, with_rules};
 
 /// Every embedded variant, compiled once.
 fn games() -> &'static [Game] {
@@ -100,12 +100,16 @@ pub fn variant(data: &[u8]) {
         return;
     };
     let Ok(game) = Game::compile(&v) else { return };
-    with_rules!(&game, rules => {
-        let pos = Position::start(rules);
-        check_position(&pos);
-        let _ = board_text(&pos, Style { kanji: true, color: true });
-        let _ = svg(&pos, &SvgOptions::default());
-    });
+    let pos = AnyPosition::start(&game);
+    with_position!(&pos, p => check_position(p));
+    let _ = board_text(
+        &pos,
+        Style {
+            kanji: true,
+            color: true,
+        },
+    );
+    let _ = svg(&pos, &SvgOptions::default());
 }
 
 /// A movement in the Betza DSL.
@@ -180,14 +184,16 @@ pub fn record(data: &[u8]) {
         }
         _ => chosen,
     };
-    with_rules!(game, rules => {
-        let Ok(pos) = record::replay(&rec, rules, "fuzz") else { return };
-        let written = record::write(&pos, None);
-        let again = record::parse(&written).unwrap_or_else(|e| panic!("own record unreadable: {e}\n{written}"));
-        let replayed = record::replay(&again, rules, "rewritten").unwrap_or_else(|e| panic!("own record refused: {e}\n{written}"));
-        assert_eq!(replayed.sfen(), pos.sfen());
-        assert_eq!(replayed.hash(), pos.hash());
-    });
+    let Ok(pos) = record::replay(&rec, game, "fuzz") else {
+        return;
+    };
+    let written = record::write(&pos, None);
+    let again =
+        record::parse(&written).unwrap_or_else(|e| panic!("own record unreadable: {e}\n{written}"));
+    let replayed = record::replay(&again, game, "rewritten")
+        .unwrap_or_else(|e| panic!("own record refused: {e}\n{written}"));
+    assert_eq!(replayed.sfen(), pos.sfen());
+    assert_eq!(replayed.hash(), pos.hash());
 }
 
 /// A USI (even first byte) or UCI (odd) session, starting in a variant chosen
@@ -244,14 +250,21 @@ pub fn play(data: &[u8]) {
         color: flags & 8 != 0,
         hash_mb: 1,
     };
-    with_rules!(game, rules => {
-        let mut save = |_: &str, written: &str| {
-            let rec = record::parse(written).unwrap_or_else(|e| panic!("saved record unreadable: {e}\n{written}"));
-            record::replay(&rec, rules, "saved").unwrap_or_else(|e| panic!("saved record refused: {e}\n{written}"));
-            Ok(())
-        };
-        let mut input = Cursor::new(rest.to_vec());
-        let mut out = std::io::sink();
-        koma::play::run(Position::start(rules), &options, &mut input, &mut out, &mut save).expect("valid options");
-    });
+    let mut save = |_: &str, written: &str| {
+        let rec = record::parse(written)
+            .unwrap_or_else(|e| panic!("saved record unreadable: {e}\n{written}"));
+        record::replay(&rec, game, "saved")
+            .unwrap_or_else(|e| panic!("saved record refused: {e}\n{written}"));
+        Ok(())
+    };
+    let mut input = Cursor::new(rest.to_vec());
+    let mut out = std::io::sink();
+    koma::play::run(
+        AnyPosition::start(game),
+        &options,
+        &mut input,
+        &mut out,
+        &mut save,
+    )
+    .expect("valid options");
 }

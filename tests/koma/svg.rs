@@ -1,9 +1,8 @@
 //! Diagrams: snapshots of the SVG text, the committed diagrams kept up to
 //! date, and the Judkins diagram rendered to pixels and looked at.
 
-use koma::position::Position;
+use koma::position::AnyPosition;
 use koma::render::{Labels, SvgOptions, start_diagram, svg};
-use koma::with_rules;
 use resvg::{tiny_skia, usvg};
 
 use crate::common::game;
@@ -16,15 +15,18 @@ fn judkins_start_diagram() {
 #[test]
 fn middle_game_diagram_with_hands_and_promoted_pieces() {
     let g = game("judkins-shogi");
-    let text = with_rules!(&g, rules => {
-        let mut pos = Position::start(rules);
-        for m in ["2f5c", "5a4b", "5c4b+", "6a6e+"] {
-            let mv = pos.parse_move(m).expect("legal");
-            pos.play(mv);
-        }
-        assert_eq!(pos.sfen(), "2sgkn/2+B2p/6/6/+r5/NKGS1R b Bp 5");
-        svg(&pos, &SvgOptions { labels: Labels::Kanji, title: Some("Judkins' Shogi — a middle game".into()), cell_size: None })
-    });
+    let mut pos = AnyPosition::start(&g);
+    for m in ["2f5c", "5a4b", "5c4b+", "6a6e+"] {
+        let mv = pos.parse_move(m).expect("legal");
+        pos.try_play(mv).expect("legal");
+    }
+    assert_eq!(pos.sfen(), "2sgkn/2+B2p/6/6/+r5/NKGS1R b Bp 5");
+    let options = SvgOptions {
+        labels: Labels::Kanji,
+        title: Some("Judkins' Shogi — a middle game".into()),
+        cell_size: None,
+    };
+    let text = svg(&pos, &options);
     insta::assert_snapshot!(text);
 }
 
@@ -97,8 +99,8 @@ fn the_judkins_diagram_shows_what_a_person_expects() {
 
     let g = game("judkins-shogi");
     let mut occupied = 0;
-    with_rules!(&g, rules => {
-        let pos = Position::start(rules);
+    {
+        let pos = AnyPosition::start(&g);
         for row in 0..6u8 {
             for file in 0..6u8 {
                 let sq = koma::board::Square::new((5 - row) * 6 + file);
@@ -108,18 +110,26 @@ fn the_judkins_diagram_shows_what_a_person_expects() {
                 let upper = pic.width_at(left, top + 0.12 * c, c);
                 let lower = pic.width_at(left, top + 0.86 * c, c);
                 match pos.piece_at(sq) {
-                    None => assert_eq!(upper + lower, 0, "a piece drawn on the empty square {row},{file}"),
+                    None => assert_eq!(
+                        upper + lower,
+                        0,
+                        "a piece drawn on the empty square {row},{file}"
+                    ),
                     Some(p) => {
                         occupied += 1;
                         assert!(upper + lower > 0, "no piece drawn on {row},{file}");
                         match p.color {
-                            koma::board::Color::Sente => assert!(upper < lower, "sente's piece on {row},{file} points down"),
-                            koma::board::Color::Gote => assert!(upper > lower, "gote's piece on {row},{file} is not turned"),
+                            koma::board::Color::Sente => {
+                                assert!(upper < lower, "sente's piece on {row},{file} points down")
+                            }
+                            koma::board::Color::Gote => {
+                                assert!(upper > lower, "gote's piece on {row},{file} is not turned")
+                            }
                         }
                     }
                 }
             }
         }
-    });
+    }
     assert_eq!(occupied, 14);
 }
