@@ -88,9 +88,9 @@ pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<(), Error> {
         let total = if args.depth == 0 {
             1
         } else if args.divide || args.threads > 1 || args.depth >= 5 {
-            let counts = divide(&pos, args.depth, args.threads);
+            let counts = divide(pos, args.depth, args.threads);
             if args.divide {
-                let mut lines: Vec<(String, u64)> = counts.iter().map(|&(m, n)| (format_move(&pos, m, args.notation.into()), n)).collect();
+                let mut lines: Vec<(String, u64)> = counts.iter().map(|&(m, n)| (format_move(pos, m, args.notation.into()), n)).collect();
                 lines.sort();
                 for (m, n) in lines {
                     emit(out, format_args!("{m}: {n}"))?;
