@@ -49,6 +49,23 @@ pub enum Error {
     /// A command was used wrongly.
     #[error("{0}")]
     Usage(String),
+    /// A stream or file could not be read or written (the output closed, the
+    /// disk full): not the input's fault nor the command line's.
+    #[error("cannot {what}: {source}")]
+    Io {
+        /// What koma was doing ("write the output", "write game.svg").
+        what: String,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// An I/O failure while doing `what`.
+    pub fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> Error {
+        let what = what.into();
+        move |source| Error::Io { what, source }
+    }
 }
 
 impl From<ReplayError> for Error {

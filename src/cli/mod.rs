@@ -129,7 +129,7 @@ pub fn main() -> ExitCode {
     };
     match result.and_then(|()| {
         out.flush()
-            .map_err(|e| Error::Usage(format!("cannot write the output: {e}")))
+            .map_err(Error::io("write the output"))
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -157,10 +157,12 @@ fn protocol(dialect: Dialect, variant: &str) -> Result<(), Error> {
     )
 }
 
-/// 2 for misuse of the command, 1 for bad input.
+/// 2 for misuse of the command, 3 for a stream or file that could not be
+/// read or written, 1 for bad input.
 fn exit_code(e: &Error) -> u8 {
     match e {
         Error::Usage(_) => 2,
+        Error::Io { .. } => 3,
         _ => 1,
     }
 }
@@ -174,6 +176,6 @@ pub fn emit(out: &mut dyn Write, line: std::fmt::Arguments<'_>) -> Result<(), Er
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 std::process::exit(0);
             }
-            Error::Usage(format!("cannot write the output: {e}"))
+            Error::io("write the output")(e)
         })
 }

@@ -37,7 +37,7 @@ fn sorted(pos: &AnyPosition, notation: Notation) -> Vec<String> {
 
 fn batch(game: &Game, notation: Notation, out: &mut dyn Write) -> Result<(), Error> {
     for line in std::io::stdin().lock().lines() {
-        let line = line.map_err(|e| Error::Usage(format!("cannot read the input: {e}")))?;
+        let line = line.map_err(Error::io("read the input"))?;
         let fen = line.trim();
         if fen.is_empty() {
             continue;
@@ -61,7 +61,7 @@ fn batch(game: &Game, notation: Notation, out: &mut dyn Write) -> Result<(), Err
             }
         }
         out.flush()
-            .map_err(|e| Error::Usage(format!("cannot write the output: {e}")))?;
+            .map_err(Error::io("write the output"))?;
     }
     Ok(())
 }

@@ -38,7 +38,7 @@ pub struct SvgArgs {
 }
 
 fn write_file(path: &str, text: &str) -> Result<(), Error> {
-    std::fs::write(path, text).map_err(|e| Error::Usage(format!("cannot write {path}: {e}")))
+    std::fs::write(path, text).map_err(Error::io(format!("write {path}")))
 }
 
 /// Draws the diagram(s).
@@ -49,11 +49,11 @@ pub fn run(args: &SvgArgs, out: &mut dyn Write) -> Result<(), Error> {
     };
     if let Some(dir) = &args.all {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Usage(format!("cannot create {dir}: {e}")))?;
+            .map_err(Error::io(format!("create {dir}")))?;
         for slug in variant::catalogue() {
             let path = format!("{}/{slug}-board.svg", dir.trim_end_matches('/'));
             write_file(&path, &start_diagram(slug, labels)?)?;
-            writeln!(out, "{path}").map_err(|e| Error::Usage(e.to_string()))?;
+            writeln!(out, "{path}").map_err(Error::io("write the output"))?;
         }
         return Ok(());
     }
@@ -71,6 +71,6 @@ pub fn run(args: &SvgArgs, out: &mut dyn Write) -> Result<(), Error> {
         Some(path) => write_file(path, &text),
         None => out
             .write_all(text.as_bytes())
-            .map_err(|e| Error::Usage(format!("cannot write the output: {e}"))),
+            .map_err(Error::io("write the output")),
     }
 }

@@ -355,3 +355,18 @@ fn a_move_to_a_dead_end_is_refused_with_the_reason() {
         assert!(stderr(&o).contains(reason), "{mv}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn an_output_that_cannot_be_written_exits_with_3() {
+    let full = std::fs::File::create("/dev/full").expect("/dev/full exists on Linux");
+    let o = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .arg("list")
+        .stdout(full)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write the output"), "{}", stderr(&o));
+    let o = koma(&["svg", "-o", "/nonexistent-folder/board.svg"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write /nonexistent-folder/board.svg"));
+}
