@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::board::Color;
 use crate::engine::{Engine, Limits};
 use crate::notation::Notation;
-use crate::position::{AnyPosition, Move, Outcome};
+use crate::position::{AnyPosition, Move, Outcome, Reason};
 use crate::render::{Style, board_text};
 use crate::{Error, record};
 
@@ -225,7 +225,7 @@ impl Session<'_, '_> {
                         self.resigned = Some(loser);
                         self.over = Some(Outcome::Win {
                             winner: loser.opposite(),
-                            reason: "resignation",
+                            reason: Reason::Resignation,
                         });
                         writeln!(
                             out,

@@ -127,10 +127,7 @@ pub fn main() -> ExitCode {
         Command::Uci(a) => protocol(Dialect::Uci, &a.variant),
         Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out.lock()),
     };
-    match result.and_then(|()| {
-        out.flush()
-            .map_err(Error::io("write the output"))
-    }) {
+    match result.and_then(|()| out.flush().map_err(Error::io("write the output"))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "koma: {e}");

@@ -60,8 +60,7 @@ fn batch(game: &Game, notation: Notation, out: &mut dyn Write) -> Result<(), Err
                 )?;
             }
         }
-        out.flush()
-            .map_err(Error::io("write the output"))?;
+        out.flush().map_err(Error::io("write the output"))?;
     }
     Ok(())
 }

@@ -48,8 +48,7 @@ pub fn run(args: &SvgArgs, out: &mut dyn Write) -> Result<(), Error> {
         LabelArg::Latin => Labels::Latin,
     };
     if let Some(dir) = &args.all {
-        std::fs::create_dir_all(dir)
-            .map_err(Error::io(format!("create {dir}")))?;
+        std::fs::create_dir_all(dir).map_err(Error::io(format!("create {dir}")))?;
         for slug in variant::catalogue() {
             let path = format!("{}/{slug}-board.svg", dir.trim_end_matches('/'));
             write_file(&path, &start_diagram(slug, labels)?)?;

@@ -2,19 +2,24 @@
 //! Zobrist hash, history, legal move generation and the game's outcome.
 
 mod any;
+mod checked;
 mod game;
 mod movegen;
+mod outcome;
+mod validate;
 
 pub use any::AnyPosition;
+pub use checked::IllegalMove;
 pub use game::Game;
+pub use outcome::{Outcome, Reason};
+pub use validate::{PositionError, PositionProblem};
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::board::{Bitboard, Color, Square};
-use crate::rules::{MAX_ROLES, Piece, RepetitionResult, Role, Rules};
+use crate::rules::{MAX_ROLES, Piece, Role, Rules};
 
-use crate::setup::{MAX_MOVE_NUMBER, Setup, SetupPiece};
+use crate::setup::{Setup, SetupPiece};
 
 /// The most squares a board may have (the widest bitboard).
 pub const MAX_SQUARES: usize = 128;
@@ -46,87 +51,6 @@ impl Move {
     pub fn to(self) -> Square {
         match self {
             Move::Normal { to, .. } | Move::Drop { to, .. } => to,
-        }
-    }
-}
-
-/// Why a setup is not a position of these rules: every problem found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError {
-    /// Each problem, in words.
-    pub problems: Vec<String>,
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.problems.join("; "))
-    }
-}
-
-impl std::error::Error for PositionError {}
-
-/// Why a move cannot be played in a position.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum IllegalMove {
-    /// A square of the move is not on the board.
-    #[error("square {} is not on the board", square.index())]
-    OffBoard {
-        /// The square.
-        square: Square,
-    },
-    /// The move starts from an empty square.
-    #[error("there is no piece on the square it starts from")]
-    EmptySquare {
-        /// The square.
-        square: Square,
-    },
-    /// The piece on the starting square belongs to the side not to move.
-    #[error("the piece it moves is not the side to move's")]
-    NotYours {
-        /// The square.
-        square: Square,
-    },
-    /// A drop of a role the variant does not have.
-    #[error("the variant has no piece kind {}", role.index())]
-    UnknownRole {
-        /// The role.
-        role: Role,
-    },
-    /// A drop of a piece the side to move does not have in hand.
-    #[error("the side to move has no such piece in hand")]
-    NotInHand {
-        /// The role, unpromoted.
-        role: Role,
-    },
-    /// The rules do not allow the move (its piece cannot go there, it leaves
-    /// the royal attacked, the game is over, ...).
-    #[error("the rules do not allow it here")]
-    Forbidden,
-}
-
-/// How a game has ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// A side won, for a reason.
-    Win {
-        /// The winner.
-        winner: Color,
-        /// Why, in words ("checkmate").
-        reason: &'static str,
-    },
-    /// Drawn, for a reason.
-    Draw {
-        /// Why.
-        reason: &'static str,
-    },
-}
-
-impl std::fmt::Display for Outcome {
-    /// The outcome in words: "sente wins by checkmate", "draw by repetition".
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Outcome::Win { winner, reason } => write!(f, "{} wins by {reason}", winner.name()),
-            Outcome::Draw { reason } => write!(f, "draw by {reason}"),
         }
     }
 }
@@ -190,188 +114,6 @@ fn decode(c: u8) -> Option<Piece> {
 }
 
 impl<B: Bitboard> Position<B> {
-    /// Checks a setup against the rules and makes it a position.
-    pub fn new(rules: &Arc<Rules<B>>, setup: &Setup) -> Result<Position<B>, PositionError> {
-        let t = rules.topology;
-        let mut problems = Vec::new();
-        let mut pos = Position {
-            rules: Arc::clone(rules),
-            board: [0; MAX_SQUARES],
-            by_color: [B::EMPTY; 2],
-            by_role: [B::EMPTY; MAX_ROLES],
-            hands: [[0; MAX_ROLES]; 2],
-            royal_roles: rules
-                .roles
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| r.royal)
-                .fold(0, |m, (i, _)| m | 1 << i),
-            turn: setup.turn,
-            start_move_number: setup.move_number.clamp(1, MAX_MOVE_NUMBER),
-            states: Vec::with_capacity(256),
-        };
-        if setup.ranks.len() != t.rows as usize {
-            problems.push(format!(
-                "the board has {} ranks, the variant {}",
-                setup.ranks.len(),
-                t.rows
-            ));
-        }
-        for (i, rank_pieces) in setup.ranks.iter().enumerate().take(t.rows as usize) {
-            let rank = t.rows as usize - 1 - i;
-            if rank_pieces.len() != t.cols as usize {
-                problems.push(format!(
-                    "rank {} (the {} written) has {} files, the variant {}",
-                    rank + 1,
-                    ordinal(i + 1),
-                    rank_pieces.len(),
-                    t.cols
-                ));
-                continue;
-            }
-            for (file, p) in rank_pieces.iter().enumerate() {
-                let Some(p) = p else { continue };
-                let sq = Square::new((rank * t.cols as usize + file) as u8);
-                let written = if p.promoted {
-                    format!("+{}", p.letter)
-                } else {
-                    p.letter.to_string()
-                };
-                match rules.role_by_letter(p.letter, p.promoted) {
-                    None => problems.push(format!(
-                        "'{written}' on {} is not a piece of this variant",
-                        square_name(rules, sq)
-                    )),
-                    Some(role) => {
-                        let piece = Piece {
-                            color: p.color,
-                            role,
-                        };
-                        if !rules.immobile_drops && !rules.mobile(p.color, role).contains(sq) {
-                            problems.push(format!(
-                                "the {} {} on {} could never move",
-                                p.color.name(),
-                                rules.role(role).name,
-                                square_name(rules, sq)
-                            ));
-                        }
-                        pos.put(piece, sq);
-                    }
-                }
-            }
-        }
-        for &(color, letter, count) in &setup.hands {
-            match rules.role_by_letter(letter, false) {
-                None => problems.push(format!("'{letter}' in hand is not a piece of this variant")),
-                // A royal that can never be captured can never be in hand.
-                Some(role)
-                    if rules.role(role).royal
-                        && rules.check
-                        && rules.start_royals[color.opposite().index()] <= 1 =>
-                {
-                    problems.push(format!("a royal piece ('{letter}') cannot be in hand"))
-                }
-                Some(_) if !rules.drops => {
-                    problems.push("this variant has no drops, so no piece can be in hand".into())
-                }
-                Some(role) => pos.hands[color.index()][role.index()] = count.min(255) as u8,
-            }
-        }
-        for color in Color::ALL {
-            for role in rules.all_roles() {
-                // Where moves can double a file, a doubled file is a
-                // position of the game: only drops are limited then.
-                let Some(max) = rules
-                    .role(role)
-                    .max_per_file
-                    .filter(|_| rules.role(role).keeps_file)
-                else {
-                    continue;
-                };
-                for (f, &file) in rules.files.iter().enumerate() {
-                    if (pos.pieces(color, role) & file).count() > max as u32 {
-                        problems.push(format!(
-                            "{} has more than {max} unpromoted {} on file {}",
-                            color.name(),
-                            rules.role(role).name,
-                            t.cols as usize - f
-                        ));
-                    }
-                }
-            }
-        }
-        // Hands count in bytes: no kind of piece may be more than a byte can hold.
-        for role in rules.all_roles().filter(|&r| !rules.role(r).promoted) {
-            let on_board: u32 = rules
-                .all_roles()
-                .filter(|&r| rules.role(r).base == role)
-                .map(|r| pos.by_role[r.index()].count())
-                .sum();
-            let in_hand: u32 = Color::ALL
-                .iter()
-                .map(|&c| pos.hands[c.index()][role.index()] as u32)
-                .sum();
-            if on_board + in_hand > 250 {
-                problems.push(format!(
-                    "{} {}s in the game: at most 250",
-                    on_board + in_hand,
-                    rules.role(role).name
-                ));
-            }
-        }
-        if pos.royal_roles != 0 {
-            for color in Color::ALL {
-                let n = pos.royals(color).count();
-                let start = rules.start_royals[color.index()];
-                // The start itself is being checked while the rules are compiled.
-                let start = if rules.start.ranks.is_empty() {
-                    n
-                } else {
-                    start
-                };
-                if start == 1 && rules.check && n != 1 {
-                    problems.push(format!(
-                        "{} has {n} royal pieces on the board; the rules need exactly one",
-                        color.name()
-                    ));
-                } else if n > start.max(1) {
-                    problems.push(format!(
-                        "{} has {n} royal pieces on the board; the rules allow at most {}",
-                        color.name(),
-                        start.max(1)
-                    ));
-                }
-            }
-        }
-        if problems.is_empty() {
-            let (board_hash, hand_hash) = pos.compute_hash();
-            pos.states.push(State {
-                board_hash,
-                hand_hash,
-                checkers: B::EMPTY,
-                captured: 0,
-                mv: None,
-            });
-            let them = pos.turn.opposite();
-            if pos.attackers_to_royal(them).any() {
-                problems.push(format!(
-                    "{} is in check but it is {}'s turn",
-                    them.name(),
-                    pos.turn.name()
-                ));
-            }
-            let checkers = pos.attackers_to_royal(pos.turn);
-            if let Some(s) = pos.states.last_mut() {
-                s.checkers = checkers;
-            }
-        }
-        if problems.is_empty() {
-            Ok(pos)
-        } else {
-            Err(PositionError { problems })
-        }
-    }
-
     /// The start position of the rules.
     pub fn start(rules: &Arc<Rules<B>>) -> Position<B> {
         // The start setup was checked when the rules were compiled.
@@ -544,74 +286,6 @@ impl<B: Bitboard> Position<B> {
         self.by_role[piece.role.index()] ^= b;
     }
 
-    /// Whether `mv` is a legal move here.
-    pub fn is_legal(&self, mv: Move) -> bool {
-        self.check_move(mv).is_ok()
-    }
-
-    /// Why `mv` cannot be played here, if it cannot: the first of its
-    /// squares off the board, its role unknown, no piece of the side to move
-    /// on its square or in hand, or a move the rules do not allow.
-    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
-        let rules = &*self.rules;
-        let on_board = |sq: Square| {
-            if sq.index() < rules.topology.len() {
-                Ok(())
-            } else {
-                Err(IllegalMove::OffBoard { square: sq })
-            }
-        };
-        match mv {
-            Move::Normal { from, to, .. } => {
-                on_board(from)?;
-                on_board(to)?;
-                match self.piece_at(from) {
-                    None => return Err(IllegalMove::EmptySquare { square: from }),
-                    Some(p) if p.color != self.turn => {
-                        return Err(IllegalMove::NotYours { square: from });
-                    }
-                    Some(_) => {}
-                }
-            }
-            Move::Drop { role, to } => {
-                on_board(to)?;
-                if role.index() >= rules.role_count() {
-                    return Err(IllegalMove::UnknownRole { role });
-                }
-                let base = rules.role(role).base;
-                if self.hand(self.turn, base) == 0 {
-                    return Err(IllegalMove::NotInHand { role: base });
-                }
-            }
-        }
-        if self.legal_moves().contains(&mv) {
-            Ok(())
-        } else {
-            Err(IllegalMove::Forbidden)
-        }
-    }
-
-    /// Plays `mv` if it is legal here; otherwise the position is unchanged
-    /// and the error says why. Every move from a person, a file or a GUI
-    /// goes through here.
-    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        self.check_move(mv)?;
-        self.play_unchecked(mv);
-        Ok(())
-    }
-
-    /// Plays a move known to be legal (one of [`Position::legal_moves`]).
-    ///
-    /// # Panics
-    /// If the move is not legal here: use [`Position::try_play`] for moves
-    /// that come from outside.
-    pub fn play(&mut self, mv: Move) {
-        if let Err(e) = self.check_move(mv) {
-            panic!("Position::play: {mv:?} is not legal: {e}");
-        }
-        self.play_unchecked(mv);
-    }
-
     /// Plays a move that the caller knows to be legal, without checking it:
     /// the search's and perft's hot path. Debug builds assert that the moving
     /// piece is the mover's and a dropped one is in hand.
@@ -725,121 +399,6 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    /// How often the current position has occurred (this time included).
-    pub fn repetitions(&self) -> u32 {
-        let h = self.hash();
-        self.states
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|s| s.hash() == h)
-            .count() as u32
-    }
-
-    /// The result, if the game is over: no legal move (the side to move
-    /// loses), or the repetition rule.
-    pub fn outcome(&self) -> Option<Outcome> {
-        let rep = self.rules.repetition;
-        if self.repetitions() >= rep.count {
-            // The cycle: from the first occurrence of this position to now.
-            let h = self.hash();
-            let first = self.states.iter().position(|s| s.hash() == h).unwrap_or(0);
-            if rep.perpetual_check_loses {
-                for checker in Color::ALL {
-                    // Moves by `checker` in the cycle: the states after them have
-                    // the opponent to move; all must be check.
-                    let mut all = true;
-                    let mut any = false;
-                    for (i, s) in self.states.iter().enumerate().skip(first + 1) {
-                        let mover = if (self.states.len() - 1 - i).is_multiple_of(2) {
-                            self.turn.opposite()
-                        } else {
-                            self.turn
-                        };
-                        if mover == checker {
-                            any = true;
-                            all &= s.checkers.any();
-                        }
-                    }
-                    if any && all {
-                        return Some(Outcome::Win {
-                            winner: checker.opposite(),
-                            reason: "perpetual check",
-                        });
-                    }
-                }
-            }
-            let loser = match rep.result {
-                RepetitionResult::Draw => None,
-                RepetitionResult::SenteLoses => Some(Color::Sente),
-                RepetitionResult::GoteLoses => Some(Color::Gote),
-                RepetitionResult::RepeaterLoses => Some(self.turn.opposite()),
-            };
-            return Some(match loser {
-                None => Outcome::Draw {
-                    reason: "repetition",
-                },
-                Some(l) => Outcome::Win {
-                    winner: l.opposite(),
-                    reason: "repetition",
-                },
-            });
-        }
-        if let Some(o) = self.terminal() {
-            return Some(o);
-        }
-        if !self.has_legal_move() {
-            let reason = if self.in_check() {
-                "checkmate"
-            } else {
-                "no legal move"
-            };
-            return Some(Outcome::Win {
-                winner: self.turn.opposite(),
-                reason,
-            });
-        }
-        None
-    }
-
-    /// Whether the game ended with the last move: the side to move lost its
-    /// last royal piece, or the opponent's piece reached its last rank safely.
-    pub(crate) fn terminal(&self) -> Option<Outcome> {
-        let us = self.turn;
-        let them = us.opposite();
-        if self.royal_roles != 0 && self.royals(us).is_empty() {
-            return Some(Outcome::Win {
-                winner: them,
-                reason: "royal piece captured",
-            });
-        }
-        if self.rules.has_tries {
-            let occ = self.occupied();
-            // Whoever's piece stands on its last rank unattacked has won:
-            // the side that just moved there, or the side to move whose piece
-            // the opponent left there.
-            for side in [them, us] {
-                for (i, info) in self.rules.roles.iter().enumerate() {
-                    if !info.wins_on_last_rank {
-                        continue;
-                    }
-                    let arrived =
-                        self.pieces(side, Role(i as u8)) & self.rules.last_rank[side.index()];
-                    if arrived
-                        .squares()
-                        .any(|sq| self.attackers_to(sq, side.opposite(), occ).is_empty())
-                    {
-                        return Some(Outcome::Win {
-                            winner: side,
-                            reason: "reached the last rank",
-                        });
-                    }
-                }
-            }
-        }
-        None
-    }
-
     /// The position as a setup (to print it as FEN or SFEN).
     pub fn to_setup(&self) -> Setup {
         let t = self.rules.topology;
@@ -873,15 +432,6 @@ impl<B: Bitboard> Position<B> {
             turn: self.turn,
             move_number: self.move_number(),
         }
-    }
-}
-
-fn ordinal(n: usize) -> String {
-    match n {
-        1 => "first".into(),
-        2 => "second".into(),
-        3 => "third".into(),
-        n => format!("{n}th"),
     }
 }
 

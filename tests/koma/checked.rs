@@ -122,3 +122,54 @@ fn has_legal_move_agrees_with_the_move_list() {
         assert_eq!(pos.has_legal_move(), moves > 0, "{fen}");
     }
 }
+
+#[test]
+fn position_problems_are_typed() {
+    let koma::Game::Narrow(rules) = game("judkins-shogi") else {
+        panic!("Judkins fits 64 squares")
+    };
+    let setup = Setup::parse_fen("rbsgkn/5p/6/P5/P5/NKGSBR[X] b - - 0 1").expect("FEN");
+    let e = match Position::new(&rules, &setup) {
+        Ok(_) => {
+            panic!("two pawns on a file, an unknown piece in hand and sente in check are refused")
+        }
+        Err(e) => e,
+    };
+    use koma::position::PositionProblem::*;
+    assert!(
+        matches!(
+            e.problems[..],
+            [
+                UnknownInHand { letter: 'X' },
+                FileLimit {
+                    max: 1,
+                    file: 6,
+                    ..
+                }
+            ]
+        ),
+        "{:?}",
+        e.problems
+    );
+    assert_eq!(
+        e.to_string(),
+        "'X' in hand is not a piece of this variant; sente has more than 1 unpromoted pawn on file 6"
+    );
+}
+
+#[test]
+fn outcomes_are_typed() {
+    use koma::position::{Outcome, Reason};
+    let pos = judkins("k5/1G4/1P4/6/6/5K[] b - - 0 1");
+    let o = pos.outcome().expect("checkmate");
+    assert_eq!(o.winner(), Some(koma::board::Color::Sente));
+    assert_eq!(o.reason(), Reason::Checkmate);
+    assert_eq!(
+        o,
+        Outcome::Win {
+            winner: koma::board::Color::Sente,
+            reason: Reason::Checkmate
+        }
+    );
+    assert_eq!(o.to_string(), "sente wins by checkmate");
+}

@@ -365,7 +365,11 @@ fn an_output_that_cannot_be_written_exits_with_3() {
         .output()
         .expect("runs");
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stderr(&o).contains("cannot write the output"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write the output"),
+        "{}",
+        stderr(&o)
+    );
     let o = koma(&["svg", "-o", "/nonexistent-folder/board.svg"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot write /nonexistent-folder/board.svg"));

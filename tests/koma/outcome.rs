@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use koma::board::Color;
 use koma::engine::{Engine, Limits};
 use koma::notation::{Notation, format_move};
-use koma::position::{Outcome, Position};
+use koma::position::{Outcome, Position, Reason};
 use koma::setup::Setup;
 use koma::with_rules;
 
@@ -42,7 +42,7 @@ fn the_fourth_repetition_is_a_draw() {
         assert_eq!(
             pos.outcome(),
             Some(Outcome::Draw {
-                reason: "repetition"
+                reason: Reason::Repetition
             })
         );
     });
@@ -60,7 +60,7 @@ fn perpetual_check_loses_for_the_checking_side() {
             pos.outcome(),
             Some(Outcome::Win {
                 winner: Color::Gote,
-                reason: "perpetual check"
+                reason: Reason::PerpetualCheck
             })
         );
     });
@@ -74,7 +74,7 @@ fn checkmate_and_no_legal_move_lose() {
             pos.outcome(),
             Some(Outcome::Win {
                 winner: Color::Sente,
-                reason: "checkmate"
+                reason: Reason::Checkmate
             })
         );
     });
@@ -110,7 +110,7 @@ fn the_engine_finds_mate_in_one() {
             pos.outcome(),
             Some(Outcome::Win {
                 winner: Color::Sente,
-                reason: "checkmate"
+                reason: Reason::Checkmate
             })
         );
     });

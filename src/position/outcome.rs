@@ -1,0 +1,208 @@
+//! How games end: typed outcomes and reasons, repetition and perpetual
+//! check, no legal move, a royal captured, a try.
+
+use std::fmt;
+
+use super::Position;
+use crate::board::{Bitboard, Color};
+use crate::rules::{RepetitionResult, Role};
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move has no legal move and is not in check (it loses).
+    NoLegalMove,
+    /// The same position came back as often as the rules allow.
+    Repetition,
+    /// A repetition in which one side checked with every move: it loses.
+    PerpetualCheck,
+    /// A piece reached its last rank where it cannot be captured (a try).
+    ReachedLastRank,
+    /// The side to move has lost its last royal piece.
+    RoyalCaptured,
+    /// A player resigned.
+    Resignation,
+}
+
+impl Reason {
+    /// The reason in words, as koma writes it ("checkmate").
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::NoLegalMove => "no legal move",
+            Reason::Repetition => "repetition",
+            Reason::PerpetualCheck => "perpetual check",
+            Reason::ReachedLastRank => "reached the last rank",
+            Reason::RoyalCaptured => "royal piece captured",
+            Reason::Resignation => "resignation",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a game has ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A side won, for a reason.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// Why.
+        reason: Reason,
+    },
+    /// Drawn, for a reason.
+    Draw {
+        /// Why.
+        reason: Reason,
+    },
+}
+
+impl Outcome {
+    /// The winner, if the game was not drawn.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw { .. } => None,
+        }
+    }
+    /// Why the game ended.
+    pub fn reason(&self) -> Reason {
+        match self {
+            Outcome::Win { reason, .. } | Outcome::Draw { reason } => *reason,
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    /// The outcome in words: "sente wins by checkmate", "draw by repetition".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => write!(f, "{} wins by {reason}", winner.name()),
+            Outcome::Draw { reason } => write!(f, "draw by {reason}"),
+        }
+    }
+}
+
+impl<B: Bitboard> Position<B> {
+    /// How often the current position has occurred (this time included).
+    pub fn repetitions(&self) -> u32 {
+        let h = self.hash();
+        self.states
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|s| s.hash() == h)
+            .count() as u32
+    }
+
+    /// The result, if the game is over: no legal move (the side to move
+    /// loses), or the repetition rule.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let rep = self.rules.repetition;
+        if self.repetitions() >= rep.count {
+            // The cycle: from the first occurrence of this position to now.
+            let h = self.hash();
+            let first = self.states.iter().position(|s| s.hash() == h).unwrap_or(0);
+            if rep.perpetual_check_loses {
+                for checker in Color::ALL {
+                    // Moves by `checker` in the cycle: the states after them have
+                    // the opponent to move; all must be check.
+                    let mut all = true;
+                    let mut any = false;
+                    for (i, s) in self.states.iter().enumerate().skip(first + 1) {
+                        let mover = if (self.states.len() - 1 - i).is_multiple_of(2) {
+                            self.turn.opposite()
+                        } else {
+                            self.turn
+                        };
+                        if mover == checker {
+                            any = true;
+                            all &= s.checkers.any();
+                        }
+                    }
+                    if any && all {
+                        return Some(Outcome::Win {
+                            winner: checker.opposite(),
+                            reason: Reason::PerpetualCheck,
+                        });
+                    }
+                }
+            }
+            let loser = match rep.result {
+                RepetitionResult::Draw => None,
+                RepetitionResult::SenteLoses => Some(Color::Sente),
+                RepetitionResult::GoteLoses => Some(Color::Gote),
+                RepetitionResult::RepeaterLoses => Some(self.turn.opposite()),
+            };
+            return Some(match loser {
+                None => Outcome::Draw {
+                    reason: Reason::Repetition,
+                },
+                Some(l) => Outcome::Win {
+                    winner: l.opposite(),
+                    reason: Reason::Repetition,
+                },
+            });
+        }
+        if let Some(o) = self.terminal() {
+            return Some(o);
+        }
+        if !self.has_legal_move() {
+            let reason = if self.in_check() {
+                Reason::Checkmate
+            } else {
+                Reason::NoLegalMove
+            };
+            return Some(Outcome::Win {
+                winner: self.turn.opposite(),
+                reason,
+            });
+        }
+        None
+    }
+
+    /// Whether the game ended with the last move: the side to move lost its
+    /// last royal piece, or the opponent's piece reached its last rank safely.
+    pub(crate) fn terminal(&self) -> Option<Outcome> {
+        let us = self.turn;
+        let them = us.opposite();
+        if self.royal_roles != 0 && self.royals(us).is_empty() {
+            return Some(Outcome::Win {
+                winner: them,
+                reason: Reason::RoyalCaptured,
+            });
+        }
+        if self.rules.has_tries {
+            let occ = self.occupied();
+            // Whoever's piece stands on its last rank unattacked has won:
+            // the side that just moved there, or the side to move whose piece
+            // the opponent left there.
+            for side in [them, us] {
+                for (i, info) in self.rules.roles.iter().enumerate() {
+                    if !info.wins_on_last_rank {
+                        continue;
+                    }
+                    let arrived =
+                        self.pieces(side, Role(i as u8)) & self.rules.last_rank[side.index()];
+                    if arrived
+                        .squares()
+                        .any(|sq| self.attackers_to(sq, side.opposite(), occ).is_empty())
+                    {
+                        return Some(Outcome::Win {
+                            winner: side,
+                            reason: Reason::ReachedLastRank,
+                        });
+                    }
+                }
+            }
+        }
+        None
+    }
+}

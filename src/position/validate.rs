@@ -1,0 +1,371 @@
+//! From a setup to a position: every way a setup can fail to be a position
+//! of the rules, as typed problems with the words koma says them in.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::{Position, State, square_name};
+use crate::board::{Bitboard, Color, Square};
+use crate::rules::{MAX_ROLES, Piece, Rules};
+use crate::setup::{MAX_MOVE_NUMBER, Setup};
+
+use super::MAX_SQUARES;
+
+/// One reason a setup is not a position of the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionProblem {
+    /// The setup has another number of ranks than the board.
+    RankCount {
+        /// Ranks written.
+        written: usize,
+        /// Ranks of the board.
+        expected: usize,
+    },
+    /// A rank has another number of files than the board.
+    FileCount {
+        /// The rank (1 = sente's back rank).
+        rank: usize,
+        /// Its place in the text (1 = the first written).
+        written_as: usize,
+        /// Files written.
+        written: usize,
+        /// Files of the board.
+        expected: usize,
+    },
+    /// A letter on the board that is no piece of the variant.
+    UnknownPiece {
+        /// As written (`+X`).
+        written: String,
+        /// The square's USI name.
+        square: String,
+    },
+    /// A piece where it could never move (and the rules forbid that).
+    Immobile {
+        /// Whose.
+        color: Color,
+        /// The piece's name.
+        piece: String,
+        /// The square's USI name.
+        square: String,
+    },
+    /// A letter in hand that is no piece of the variant.
+    UnknownInHand {
+        /// The letter.
+        letter: char,
+    },
+    /// A royal piece in hand, where it can never be captured.
+    RoyalInHand {
+        /// The letter.
+        letter: char,
+    },
+    /// Pieces in hand in a variant without drops.
+    HandWithoutDrops,
+    /// More pieces of a kind on a file than the rules allow, where no move
+    /// could have put them there.
+    FileLimit {
+        /// Whose.
+        color: Color,
+        /// The limit.
+        max: u8,
+        /// The piece's name.
+        piece: String,
+        /// The file, numbered as USI does.
+        file: usize,
+    },
+    /// More pieces of one kind in the game than a hand can count.
+    TooMany {
+        /// How many.
+        count: u32,
+        /// The piece's name.
+        piece: String,
+    },
+    /// Not exactly one royal piece where the rules guard one.
+    RoyalsNotOne {
+        /// Whose.
+        color: Color,
+        /// How many on the board.
+        count: u32,
+    },
+    /// More royal pieces than the rules allow.
+    TooManyRoyals {
+        /// Whose.
+        color: Color,
+        /// How many on the board.
+        count: u32,
+        /// The most allowed.
+        max: u32,
+    },
+    /// The side not to move is in check.
+    WrongSideInCheck {
+        /// The side in check.
+        in_check: Color,
+    },
+}
+
+impl fmt::Display for PositionProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PositionProblem::*;
+        match self {
+            RankCount { written, expected } => {
+                write!(f, "the board has {written} ranks, the variant {expected}")
+            }
+            FileCount {
+                rank,
+                written_as,
+                written,
+                expected,
+            } => write!(
+                f,
+                "rank {rank} (the {} written) has {written} files, the variant {expected}",
+                ordinal(*written_as)
+            ),
+            UnknownPiece { written, square } => {
+                write!(f, "'{written}' on {square} is not a piece of this variant")
+            }
+            Immobile {
+                color,
+                piece,
+                square,
+            } => write!(
+                f,
+                "the {} {piece} on {square} could never move",
+                color.name()
+            ),
+            UnknownInHand { letter } => {
+                write!(f, "'{letter}' in hand is not a piece of this variant")
+            }
+            RoyalInHand { letter } => write!(f, "a royal piece ('{letter}') cannot be in hand"),
+            HandWithoutDrops => {
+                f.write_str("this variant has no drops, so no piece can be in hand")
+            }
+            FileLimit {
+                color,
+                max,
+                piece,
+                file,
+            } => write!(
+                f,
+                "{} has more than {max} unpromoted {piece} on file {file}",
+                color.name()
+            ),
+            TooMany { count, piece } => write!(f, "{count} {piece}s in the game: at most 250"),
+            RoyalsNotOne { color, count } => write!(
+                f,
+                "{} has {count} royal pieces on the board; the rules need exactly one",
+                color.name()
+            ),
+            TooManyRoyals { color, count, max } => write!(
+                f,
+                "{} has {count} royal pieces on the board; the rules allow at most {max}",
+                color.name()
+            ),
+            WrongSideInCheck { in_check } => write!(
+                f,
+                "{} is in check but it is {}'s turn",
+                in_check.name(),
+                in_check.opposite().name()
+            ),
+        }
+    }
+}
+
+/// Why a setup is not a position of these rules: every problem found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// Each problem.
+    pub problems: Vec<PositionProblem>,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl<B: Bitboard> Position<B> {
+    /// Checks a setup against the rules and makes it a position.
+    pub fn new(rules: &Arc<Rules<B>>, setup: &Setup) -> Result<Position<B>, PositionError> {
+        let t = rules.topology;
+        let mut problems = Vec::new();
+        let mut pos = Position {
+            rules: Arc::clone(rules),
+            board: [0; MAX_SQUARES],
+            by_color: [B::EMPTY; 2],
+            by_role: [B::EMPTY; MAX_ROLES],
+            hands: [[0; MAX_ROLES]; 2],
+            royal_roles: rules
+                .roles
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.royal)
+                .fold(0, |m, (i, _)| m | 1 << i),
+            turn: setup.turn,
+            start_move_number: setup.move_number.clamp(1, MAX_MOVE_NUMBER),
+            states: Vec::with_capacity(256),
+        };
+        if setup.ranks.len() != t.rows as usize {
+            problems.push(PositionProblem::RankCount {
+                written: setup.ranks.len(),
+                expected: t.rows as usize,
+            });
+        }
+        for (i, rank_pieces) in setup.ranks.iter().enumerate().take(t.rows as usize) {
+            let rank = t.rows as usize - 1 - i;
+            if rank_pieces.len() != t.cols as usize {
+                problems.push(PositionProblem::FileCount {
+                    rank: rank + 1,
+                    written_as: i + 1,
+                    written: rank_pieces.len(),
+                    expected: t.cols as usize,
+                });
+                continue;
+            }
+            for (file, p) in rank_pieces.iter().enumerate() {
+                let Some(p) = p else { continue };
+                let sq = Square::new((rank * t.cols as usize + file) as u8);
+                let written = if p.promoted {
+                    format!("+{}", p.letter)
+                } else {
+                    p.letter.to_string()
+                };
+                match rules.role_by_letter(p.letter, p.promoted) {
+                    None => problems.push(PositionProblem::UnknownPiece {
+                        written,
+                        square: square_name(rules, sq),
+                    }),
+                    Some(role) => {
+                        let piece = Piece {
+                            color: p.color,
+                            role,
+                        };
+                        if !rules.immobile_drops && !rules.mobile(p.color, role).contains(sq) {
+                            problems.push(PositionProblem::Immobile {
+                                color: p.color,
+                                piece: rules.role(role).name.clone(),
+                                square: square_name(rules, sq),
+                            });
+                        }
+                        pos.put(piece, sq);
+                    }
+                }
+            }
+        }
+        for &(color, letter, count) in &setup.hands {
+            match rules.role_by_letter(letter, false) {
+                None => problems.push(PositionProblem::UnknownInHand { letter }),
+                // A royal that can never be captured can never be in hand.
+                Some(role)
+                    if rules.role(role).royal
+                        && rules.check
+                        && rules.start_royals[color.opposite().index()] <= 1 =>
+                {
+                    problems.push(PositionProblem::RoyalInHand { letter })
+                }
+                Some(_) if !rules.drops => problems.push(PositionProblem::HandWithoutDrops),
+                Some(role) => pos.hands[color.index()][role.index()] = count.min(255) as u8,
+            }
+        }
+        for color in Color::ALL {
+            for role in rules.all_roles() {
+                // Where moves can double a file, a doubled file is a
+                // position of the game: only drops are limited then.
+                let Some(max) = rules
+                    .role(role)
+                    .max_per_file
+                    .filter(|_| rules.role(role).keeps_file)
+                else {
+                    continue;
+                };
+                for (f, &file) in rules.files.iter().enumerate() {
+                    if (pos.pieces(color, role) & file).count() > max as u32 {
+                        problems.push(PositionProblem::FileLimit {
+                            color,
+                            max,
+                            piece: rules.role(role).name.clone(),
+                            file: t.cols as usize - f,
+                        });
+                    }
+                }
+            }
+        }
+        // Hands count in bytes: no kind of piece may be more than a byte can hold.
+        for role in rules.all_roles().filter(|&r| !rules.role(r).promoted) {
+            let on_board: u32 = rules
+                .all_roles()
+                .filter(|&r| rules.role(r).base == role)
+                .map(|r| pos.by_role[r.index()].count())
+                .sum();
+            let in_hand: u32 = Color::ALL
+                .iter()
+                .map(|&c| pos.hands[c.index()][role.index()] as u32)
+                .sum();
+            if on_board + in_hand > 250 {
+                problems.push(PositionProblem::TooMany {
+                    count: on_board + in_hand,
+                    piece: rules.role(role).name.clone(),
+                });
+            }
+        }
+        if pos.royal_roles != 0 {
+            for color in Color::ALL {
+                let n = pos.royals(color).count();
+                let start = rules.start_royals[color.index()];
+                // The start itself is being checked while the rules are compiled.
+                let start = if rules.start.ranks.is_empty() {
+                    n
+                } else {
+                    start
+                };
+                if start == 1 && rules.check && n != 1 {
+                    problems.push(PositionProblem::RoyalsNotOne { color, count: n });
+                } else if n > start.max(1) {
+                    problems.push(PositionProblem::TooManyRoyals {
+                        color,
+                        count: n,
+                        max: start.max(1),
+                    });
+                }
+            }
+        }
+        if problems.is_empty() {
+            let (board_hash, hand_hash) = pos.compute_hash();
+            pos.states.push(State {
+                board_hash,
+                hand_hash,
+                checkers: B::EMPTY,
+                captured: 0,
+                mv: None,
+            });
+            let them = pos.turn.opposite();
+            if pos.attackers_to_royal(them).any() {
+                problems.push(PositionProblem::WrongSideInCheck { in_check: them });
+            }
+            let checkers = pos.attackers_to_royal(pos.turn);
+            if let Some(s) = pos.states.last_mut() {
+                s.checkers = checkers;
+            }
+        }
+        if problems.is_empty() {
+            Ok(pos)
+        } else {
+            Err(PositionError { problems })
+        }
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "first".into(),
+        2 => "second".into(),
+        3 => "third".into(),
+        n => format!("{n}th"),
+    }
+}
