@@ -2,6 +2,7 @@
 //! per-square, per-side move tables the generator runs on.
 
 mod compile;
+mod tables;
 
 use crate::board::{Bitboard, Color, Square, Topology};
 use crate::dsl::Mode;

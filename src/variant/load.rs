@@ -6,7 +6,7 @@ use serde_yaml::Value;
 
 use super::document::split;
 use super::inherit::resolve;
-use super::{EngineSpec, Problem, Variant, VariantError, check, locate_problems};
+use super::{Validated, Variant, VariantError, locate_problems, validate};
 
 mod catalogue {
     include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
@@ -74,19 +74,12 @@ pub fn from_text(text: &str, origin: &str, dir: Option<PathBuf>) -> Result<Varia
     let mut sources = Vec::new();
     let mut chain = vec![origin.to_string()];
     let front = resolve(doc, origin, dir.as_deref(), &mut chain, &mut sources)?;
-    let problems = check::check(&front);
-    if !problems.is_empty() {
-        return Err(VariantError::Diagnostics(locate_problems(
-            &problems, &sources,
-        )));
-    }
-    let engine_value = front.get("engine").cloned().unwrap_or_default();
-    let engine: EngineSpec = serde_yaml::from_value(engine_value).map_err(|e| {
-        VariantError::Diagnostics(locate_problems(
-            &[Problem::value("engine", format!("in 'engine': {e}"))],
-            &sources,
-        ))
-    })?;
+    let Validated {
+        engine,
+        pieces,
+        start,
+    } = validate(&front)
+        .map_err(|problems| VariantError::Diagnostics(locate_problems(&problems, &sources)))?;
     let stem = Path::new(origin)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -100,6 +93,8 @@ pub fn from_text(text: &str, origin: &str, dir: Option<PathBuf>) -> Result<Varia
         origin: origin.to_string(),
         front,
         engine,
+        pieces,
+        start,
         body,
         sources,
     })

@@ -8,7 +8,6 @@
 //! (RFC 7386): mappings merge key by key at any depth, a `null` (`~`) removes
 //! the inherited key, anything else replaces it. Parents may have parents.
 
-mod check;
 mod document;
 mod inherit;
 pub mod limits;
@@ -16,15 +15,19 @@ mod load;
 mod locate;
 mod problem;
 pub mod schema;
+pub mod validate;
 
 pub use inherit::merge;
 pub use load::{aliases, catalogue, embedded, from_text, load};
 pub use locate::{Locations, Place, locate};
 pub use problem::{At, Diagnostic, Problem, locate_problems};
 pub use schema::EngineSpec;
+pub use validate::{PieceDef, Validated, validate};
 
 use serde_yaml::Value;
 use thiserror::Error;
+
+use crate::position::Setup;
 
 /// A loaded variant document, parents merged in.
 #[derive(Clone, Debug)]
@@ -37,8 +40,13 @@ pub struct Variant {
     pub origin: String,
     /// The merged front matter, as read.
     pub front: Value,
-    /// The engine's part of the front matter, typed.
+    /// The engine's part of the front matter, typed (as the validator accepted it).
     pub engine: EngineSpec,
+    /// The pieces of `engine.pieces`, in order, with their letters and their
+    /// movements compiled.
+    pub pieces: Vec<PieceDef>,
+    /// The start position, `engine.setup` read.
+    pub start: Setup,
     /// The document's Markdown body (its own, not the parent's).
     pub body: String,
     /// The documents read, the variant's own first, then its parents.
