@@ -37,6 +37,18 @@ pub(super) const RULES: &[&str] = &[
 /// The keys of `engine.rules.repetition`.
 pub(super) const REPETITION: &[&str] = &["count", "result", "perpetual_check_loses"];
 
+/// Every section with its keys, by the section's path (`NAME`: any piece).
+#[cfg(test)]
+pub(super) const SECTIONS: &[(&str, &[&str])] = &[
+    ("engine", ENGINE),
+    ("engine.topology", TOPOLOGY),
+    ("engine.render", RENDER),
+    ("engine.pieces.NAME", PIECE),
+    ("engine.pieces.NAME.promotion", PROMOTION),
+    ("engine.rules", RULES),
+    ("engine.rules.repetition", REPETITION),
+];
+
 /// The board kinds of `engine.topology.type`.
 pub(super) const TOPOLOGY_TYPES: &[&str] = &["grid"];
 /// The words of `engine.rules.promotion`.

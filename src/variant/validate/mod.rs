@@ -10,6 +10,8 @@
 //! parsed twice and the compiler of [`crate::rules`] assumes valid input.
 
 mod keys;
+#[cfg(test)]
+mod keys_agree;
 mod pieces;
 mod setup;
 mod shape;
