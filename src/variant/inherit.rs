@@ -41,13 +41,20 @@ pub(super) fn resolve(
     let Some(parent) = parent else {
         return Ok(front);
     };
-    if chain.iter().any(|c| slug_of(c) == parent) || chain.len() > MAX_PARENT_DEPTH {
+    let cycle = chain.iter().any(|c| slug_of(c) == parent);
+    // The chain holds the document and the parents read so far.
+    if cycle || chain.len() > MAX_PARENT_DEPTH {
         chain.push(parent);
         let names: Vec<String> = chain.iter().map(|c| slug_of(c)).collect();
-        return Err(fail(
-            sources,
-            format!("parents form a cycle: {}", names.join(" -> ")),
-        ));
+        let message = if cycle {
+            format!("parents form a cycle: {}", names.join(" -> "))
+        } else {
+            format!(
+                "parents nest more than {MAX_PARENT_DEPTH} deep: {}",
+                names.join(" -> ")
+            )
+        };
+        return Err(fail(sources, message));
     }
     let sibling = dir
         .map(|d| d.join(format!("{parent}.md")))
@@ -118,5 +125,49 @@ fn strip_nulls(v: Value) -> Value {
                 .collect(),
         ),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::variant::limits::MAX_PARENT_DEPTH;
+    use crate::variant::{embedded, load};
+
+    /// Writes a chain of `parents` files above `child.md` in a fresh folder,
+    /// the last a copy of shogi; loads the child.
+    fn chain_of(parents: usize) -> Result<crate::variant::Variant, String> {
+        let dir =
+            std::env::temp_dir().join(format!("koma-parents-{}-{parents}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let name = |i: usize| {
+            if i == 0 {
+                "child".to_string()
+            } else {
+                format!("p{i}")
+            }
+        };
+        for i in 0..parents {
+            let text = format!("---\nparent: {}\n---\n", name(i + 1));
+            std::fs::write(dir.join(format!("{}.md", name(i))), text).expect("writes");
+        }
+        let last = embedded("shogi").expect("shogi is embedded");
+        std::fs::write(dir.join(format!("{}.md", name(parents))), last).expect("writes");
+        let child = dir.join("child.md");
+        let loaded = load(&child.display().to_string()).map_err(|e| e.to_string());
+        let _ = std::fs::remove_dir_all(&dir);
+        loaded
+    }
+
+    #[test]
+    fn parents_may_nest_as_deep_as_the_limit_and_no_deeper() {
+        let v = chain_of(MAX_PARENT_DEPTH).expect("as deep as the limit loads");
+        assert_eq!(v.sources.len(), MAX_PARENT_DEPTH + 1);
+        let e = chain_of(MAX_PARENT_DEPTH + 1).expect_err("one more is refused");
+        assert!(
+            e.contains(&format!(
+                "error: parents nest more than {MAX_PARENT_DEPTH} deep: child -> p1 -> "
+            )),
+            "{e}"
+        );
     }
 }

@@ -13,3 +13,26 @@ pub const MAX_FILES: u32 = 26;
 
 /// How deep parents may nest before the chain is refused.
 pub const MAX_PARENT_DEPTH: usize = 16;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::MAX_SQUARES;
+    use crate::rules::MAX_ROLES;
+
+    #[test]
+    fn the_readme_quotes_each_limit() {
+        let readme = include_str!("../../variants/README.md");
+        for quote in [
+            format!("number of ranks (1–{MAX_RANKS})"),
+            format!("number of files (1–{MAX_FILES}); rows × cols ≤ {MAX_SQUARES}"),
+            format!("at most {MAX_ROLES} kinds, promoted sides included"),
+            format!("Parents may have parents (up to {MAX_PARENT_DEPTH} deep)"),
+        ] {
+            assert!(
+                readme.contains(&quote),
+                "variants/README.md should say '{quote}' (the limit is a constant)"
+            );
+        }
+    }
+}
