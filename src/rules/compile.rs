@@ -1,6 +1,7 @@
 //! From a validated variant to [`Rules`]: every movement, compiled to steps
 //! once by the validator, becomes tables. The input is valid (see
-//! [`crate::variant::validate`]); the one check left is the start position
+//! [`mod@crate::variant::validate`]). Two checks are left: the bitboard
+//! width asked for must hold the board, and the start position is checked
 //! against the compiled tables.
 
 use thiserror::Error;

@@ -1,5 +1,5 @@
 //! The typed schema of the `engine:` section: what the validator
-//! ([`crate::variant::validate`]) accepted, read into types. Every key is
+//! ([`mod@crate::variant::validate`]) accepted, read into types. Every key is
 //! documented in `variants/README.md`; a test keeps these types' keys, the
 //! validator's and the README's equal. Unknown keys are refused here too
 //! (`deny_unknown_fields`), which only the validator's own mistakes can reach.
