@@ -105,9 +105,10 @@ pub fn validate(front: &Value) -> Result<Validated, Vec<Problem>> {
     }
     let engine: EngineSpec = serde_yaml::from_value(engine.clone())
         .map_err(|e| vec![Problem::value("engine", format!("in 'engine': {e}"))])?;
-    // A setup that was not read was reported.
+    // A setup that was not read was reported, so this is never taken.
     let Some(start) = start else {
-        return Err(c.problems);
+        let message = "engine.setup could not be read".to_string();
+        return Err(vec![Problem::value("engine.setup", message)]);
     };
     c.royals(&engine, &pieces, &start);
     if !c.problems.is_empty() {
