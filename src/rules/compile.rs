@@ -35,16 +35,17 @@ impl RulesError {
 pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     let spec = &variant.engine;
     let t = &spec.topology;
-    // The validator holds boards to the widest bitboard; this one may be narrower.
+    // The validator holds boards to the widest bitboard; this one may be
+    // narrower. Only a caller choosing the width itself gets here (`Game` does not).
     if (t.rows * t.cols) as usize > B::CAPACITY {
         return Err(RulesError::at(
             variant,
             Problem::value(
                 "engine.topology.cols",
                 format!(
-                    "engine.topology: {}×{} = {} squares, more than the {} of this bitboard",
-                    t.cols,
+                    "engine.topology: {}×{} = {} squares, more than the {} of this bitboard width",
                     t.rows,
+                    t.cols,
                     t.rows * t.cols,
                     B::CAPACITY
                 ),
