@@ -168,3 +168,22 @@ fn roles(pieces: &[PieceDef]) -> (Vec<RoleInfo>, Vec<Vec<Step>>) {
     }
     (roles, steps)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::compile;
+    use crate::variant;
+
+    #[test]
+    fn a_bitboard_too_narrow_for_the_board_is_a_problem_at_the_topology() {
+        let shogi = variant::load("shogi").expect("shogi loads");
+        let e = compile::<u64>(&shogi).expect_err("81 squares do not fit in 64");
+        assert_eq!(e.problems.len(), 1);
+        assert_eq!(e.problems[0].path, "engine.topology.cols");
+        assert_eq!(
+            e.problems[0].message,
+            "engine.topology: 9×9 = 81 squares, more than the 64 of this bitboard width"
+        );
+        assert!(compile::<u128>(&shogi).is_ok());
+    }
+}
