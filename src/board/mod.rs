@@ -4,6 +4,9 @@ mod bitboard;
 
 pub use bitboard::{Bitboard, Squares};
 
+/// The most squares a board may have (the widest bitboard).
+pub const MAX_SQUARES: usize = 128;
+
 /// A square, numbered `rank * cols + file` with rank 0 at sente's side
 /// (the bottom of a diagram) and file 0 at sente's left (file `a`).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

@@ -21,8 +21,7 @@ use crate::rules::{MAX_ROLES, Piece, Role, Rules};
 
 use crate::setup::{Setup, SetupPiece};
 
-/// The most squares a board may have (the widest bitboard).
-pub const MAX_SQUARES: usize = 128;
+pub use crate::board::MAX_SQUARES;
 
 /// A move: a piece moving on the board (promoting or not), or a drop from hand.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]

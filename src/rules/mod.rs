@@ -2,6 +2,7 @@
 //! per-square, per-side move tables the generator runs on.
 
 mod compile;
+mod tables;
 
 use crate::board::{Bitboard, Color, Square, Topology};
 use crate::dsl::Mode;
@@ -11,8 +12,7 @@ pub use crate::variant::schema::{PromotionRule, RepetitionResult};
 
 pub use compile::{RulesError, compile};
 
-/// The most piece kinds (promoted sides included) a variant may declare.
-pub const MAX_ROLES: usize = 32;
+pub use crate::variant::limits::MAX_ROLES;
 
 /// A piece kind: an index into the variant's table of roles.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]

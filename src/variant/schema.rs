@@ -1,8 +1,11 @@
-//! The typed schema of the `engine:` section. Every key is documented in
-//! `variants/README.md`; unknown keys are refused so that typos show.
+//! The typed schema of the `engine:` section: what the validator
+//! ([`mod@crate::variant::validate`]) accepted, read into types. Every key is
+//! documented in `variants/README.md`; a test keeps these types' keys, the
+//! validator's and the README's equal. Unknown keys are refused here too
+//! (`deny_unknown_fields`), which only the validator's own mistakes can reach.
 
 use serde::Deserialize;
-use serde_yaml::{Mapping, Value};
+use serde_yaml::Mapping;
 
 /// The `engine:` section of a variant's front matter.
 #[derive(Clone, Debug, Deserialize)]
@@ -18,7 +21,8 @@ pub struct EngineSpec {
     /// Drawing settings.
     #[serde(default)]
     pub render: Option<RenderSpec>,
-    /// The pieces, keyed by name, in the order they are declared.
+    /// The pieces, keyed by name, in the order they are declared, as written
+    /// (each typed as a [`PieceSpec`] by the validator: see `Variant::pieces`).
     #[serde(default)]
     pub pieces: Mapping,
     /// The rules.
@@ -208,19 +212,4 @@ fn default_repetitions() -> u32 {
 }
 fn yes() -> bool {
     true
-}
-
-/// Reads `engine.pieces` into (name, spec) pairs, in declaration order.
-pub fn pieces(map: &Mapping) -> Result<Vec<(String, PieceSpec)>, String> {
-    let mut out = Vec::new();
-    for (key, value) in map {
-        let name = match key {
-            Value::String(s) => s.clone(),
-            other => return Err(format!("piece names must be strings, found {other:?}")),
-        };
-        let spec: PieceSpec = serde_yaml::from_value(value.clone())
-            .map_err(|e| format!("in 'engine.pieces.{name}': {e}"))?;
-        out.push((name, spec));
-    }
-    Ok(out)
 }

@@ -1,0 +1,175 @@
+//! The move tables of compiled rules: leaps and rides of each role from each
+//! square for each side, the squares between two squares, Zobrist keys.
+
+use std::collections::HashMap;
+
+use super::{PromotionRule, Repetition, RepetitionResult, Ride, RoleInfo, Rules};
+use crate::board::{Bitboard, Color, Square, Topology};
+use crate::dsl::{Mode, Step};
+use crate::setup::Setup;
+use crate::variant::Variant;
+
+fn orient(color: Color, s: &Step) -> (i32, i32) {
+    match color {
+        Color::Sente => (s.dx as i32, s.dy as i32),
+        Color::Gote => (-s.dx as i32, -s.dy as i32),
+    }
+}
+
+/// Builds every table for the given roles and their compiled steps.
+pub(super) fn tables<B: Bitboard>(
+    variant: &Variant,
+    topology: Topology,
+    roles: Vec<RoleInfo>,
+    steps: &[Vec<Step>],
+) -> Rules<B> {
+    let n = topology.len();
+    let nroles = roles.len();
+    let all = topology
+        .squares()
+        .fold(B::EMPTY, |b, s| b | B::from_square(s));
+    let mut leap_both = vec![B::EMPTY; 2 * nroles * n];
+    let mut leap_move = leap_both.clone();
+    let mut leap_capture = leap_both.clone();
+    let mut mobile = vec![B::EMPTY; 2 * nroles];
+    let mut rides = vec![Vec::new(); 2 * nroles];
+    let mut rays: Vec<B> = Vec::new();
+    let mut ray_ids: HashMap<(i32, i32, u8), u32> = HashMap::new();
+    let mut directions: Vec<(i32, i32)> = Vec::new();
+
+    let mut ray_table = |dx: i32, dy: i32, max: u8, rays: &mut Vec<B>| -> u32 {
+        *ray_ids.entry((dx, dy, max)).or_insert_with(|| {
+            let id = (rays.len() / n) as u32;
+            for sq in topology.squares() {
+                let (f, r) = (topology.file(sq) as i32, topology.rank(sq) as i32);
+                let mut b = B::EMPTY;
+                let mut k = 1;
+                while let Some(to) = topology.square(f + dx * k, r + dy * k) {
+                    if max != 0 && k > max as i32 {
+                        break;
+                    }
+                    b |= B::from_square(to);
+                    k += 1;
+                }
+                rays.push(b);
+            }
+            id
+        })
+    };
+
+    for color in Color::ALL {
+        for (role, role_steps) in steps.iter().enumerate() {
+            let cr = color.index() * nroles + role;
+            for s in role_steps {
+                let (dx, dy) = orient(color, s);
+                if s.max == 1 {
+                    for sq in topology.squares() {
+                        let (f, r) = (topology.file(sq) as i32, topology.rank(sq) as i32);
+                        if let Some(to) = topology.square(f + dx, r + dy) {
+                            let table = match s.mode {
+                                Mode::Both => &mut leap_both,
+                                Mode::MoveOnly => &mut leap_move,
+                                Mode::CaptureOnly => &mut leap_capture,
+                            };
+                            table[cr * n + sq.index()] |= B::from_square(to);
+                            mobile[cr] |= B::from_square(sq);
+                        }
+                    }
+                } else {
+                    let ray = ray_table(dx, dy, s.max, &mut rays);
+                    let full = ray_table(dx, dy, 0, &mut rays);
+                    if !directions.contains(&(dx, dy)) {
+                        directions.push((dx, dy));
+                    }
+                    let positive = dy * topology.cols as i32 + dx > 0;
+                    rides[cr].push(Ride {
+                        ray,
+                        full,
+                        positive,
+                        mode: s.mode,
+                    });
+                    for sq in topology.squares() {
+                        if rays[ray as usize * n + sq.index()].any() {
+                            mobile[cr] |= B::from_square(sq);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    let mut between = vec![B::EMPTY; n * n];
+    for a in topology.squares() {
+        for &(dx, dy) in &directions {
+            let (f, r) = (topology.file(a) as i32, topology.rank(a) as i32);
+            let mut path = B::EMPTY;
+            let mut k = 1;
+            while let Some(b) = topology.square(f + dx * k, r + dy * k) {
+                between[a.index() * n + b.index()] = path;
+                path |= B::from_square(b);
+                k += 1;
+            }
+        }
+    }
+
+    let mut rng = SplitMix(0x6b6f_6d61_2d7a_6f62);
+    let z_board = (0..nroles * 2 * n).map(|_| rng.next()).collect();
+    let z_hand = (0..nroles * 2).map(|_| rng.next()).collect();
+    let z_turn = rng.next();
+    let files = (0..topology.cols)
+        .map(|f| {
+            (0..topology.rows).fold(B::EMPTY, |b, r| {
+                b | B::from_square(Square::new(r * topology.cols + f))
+            })
+        })
+        .collect();
+
+    Rules {
+        slug: variant.slug.clone(),
+        title: variant.title.clone(),
+        topology,
+        roles,
+        start: Setup::default(),
+        cell_size: None,
+        drops: true,
+        promotion: PromotionRule::Optional,
+        immobile_drops: false,
+        drop_promoted: false,
+        check: true,
+        start_royals: [0; 2],
+        has_tries: false,
+        last_rank: [B::EMPTY; 2],
+        repetition: Repetition {
+            count: 4,
+            perpetual_check_loses: true,
+            result: RepetitionResult::Draw,
+        },
+        all,
+        zone: [B::EMPTY; 2],
+        files,
+        leap_both,
+        leap_move,
+        leap_capture,
+        rides,
+        rays,
+        between,
+        mobile,
+        arrive: Vec::new(),
+        z_board,
+        z_hand,
+        z_turn,
+    }
+}
+
+/// A small deterministic generator for Zobrist keys (SplitMix64).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}

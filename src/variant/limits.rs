@@ -1,0 +1,39 @@
+//! The limits of a variant file, each one named constant that the
+//! validator, its messages and `variants/README.md` quote.
+//!
+//! One more limit lives with what it bounds: the squares of a board
+//! ([`crate::board::MAX_SQUARES`], the widest bitboard).
+
+/// The most ranks a board may have (files are named `a` to `z`).
+pub const MAX_RANKS: u32 = 26;
+
+/// The most files a board may have (one letter each, `a` to `z`).
+pub const MAX_FILES: u32 = 26;
+
+/// The most piece kinds (promoted sides included) a variant may declare.
+pub const MAX_ROLES: usize = 32;
+
+/// How deep parents may nest before the chain is refused.
+pub const MAX_PARENT_DEPTH: usize = 16;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::MAX_SQUARES;
+
+    #[test]
+    fn the_readme_quotes_each_limit() {
+        let readme = include_str!("../../variants/README.md");
+        for quote in [
+            format!("number of ranks (1–{MAX_RANKS})"),
+            format!("number of files (1–{MAX_FILES}); rows × cols ≤ {MAX_SQUARES}"),
+            format!("at most {MAX_ROLES} kinds, promoted sides included"),
+            format!("Parents may have parents (up to {MAX_PARENT_DEPTH} deep)"),
+        ] {
+            assert!(
+                readme.contains(&quote),
+                "variants/README.md should say '{quote}' (the limit is a constant)"
+            );
+        }
+    }
+}

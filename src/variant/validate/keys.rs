@@ -1,0 +1,58 @@
+//! The keys the validator knows, section by section, and the words some
+//! keys take. A test keeps these lists, the serde types of
+//! [`crate::variant::schema`] and the reference tables of
+//! `variants/README.md` equal.
+
+/// The keys of `engine`.
+pub(super) const ENGINE: &[&str] = &["topology", "players", "setup", "render", "pieces", "rules"];
+/// The keys of `engine.topology`.
+pub(super) const TOPOLOGY: &[&str] = &["type", "rows", "cols"];
+/// The keys of `engine.render`.
+pub(super) const RENDER: &[&str] = &["cellSize"];
+/// The keys of one piece, `engine.pieces.NAME`.
+pub(super) const PIECE: &[&str] = &[
+    "letter",
+    "betza",
+    "kanji",
+    "royal",
+    "max_per_file",
+    "drop_mate_illegal",
+    "wins_on_last_rank",
+    "value",
+    "hand_value",
+    "promotion",
+];
+/// The keys of a piece's promoted side, `engine.pieces.NAME.promotion`.
+pub(super) const PROMOTION: &[&str] = &["name", "betza", "kanji", "royal", "value"];
+/// The keys of `engine.rules`.
+pub(super) const RULES: &[&str] = &[
+    "promotion_zone",
+    "promotion",
+    "drops",
+    "immobile_drops",
+    "drop_promoted",
+    "check",
+    "repetition",
+];
+/// The keys of `engine.rules.repetition`.
+pub(super) const REPETITION: &[&str] = &["count", "result", "perpetual_check_loses"];
+
+/// Every section with its keys, by the section's path (`NAME`: any piece).
+#[cfg(test)]
+pub(super) const SECTIONS: &[(&str, &[&str])] = &[
+    ("engine", ENGINE),
+    ("engine.topology", TOPOLOGY),
+    ("engine.render", RENDER),
+    ("engine.pieces.NAME", PIECE),
+    ("engine.pieces.NAME.promotion", PROMOTION),
+    ("engine.rules", RULES),
+    ("engine.rules.repetition", REPETITION),
+];
+
+/// The board kinds of `engine.topology.type`.
+pub(super) const TOPOLOGY_TYPES: &[&str] = &["grid"];
+/// The words of `engine.rules.promotion`.
+pub(super) const PROMOTION_RULES: &[&str] = &["optional", "mandatory", "flip"];
+/// The words of `engine.rules.repetition.result`.
+pub(super) const REPETITION_RESULTS: &[&str] =
+    &["draw", "sente_loses", "gote_loses", "repeater_loses"];

@@ -1,0 +1,204 @@
+//! The validator: the one place that judges a variant's `engine:` section.
+//!
+//! It walks the merged front matter and collects every problem with the
+//! path of the key it concerns: unknown keys (with a guess at the one
+//! meant), missing ones, kinds, ranges and the limits of
+//! [`crate::variant::limits`], the letters, the movements, the setup and the
+//! royal pieces of the start. What it accepts is typed by
+//! [`crate::variant::schema`] and handed on with what checking it produced
+//! (the pieces' compiled movements, the setup read), so that nothing is
+//! parsed twice and the compiler of [`crate::rules`] assumes valid input.
+
+mod keys;
+#[cfg(test)]
+mod keys_agree;
+mod pieces;
+mod setup;
+mod shape;
+#[cfg(test)]
+mod tests;
+
+use serde_yaml::Value;
+
+use crate::board::MAX_SQUARES;
+use crate::dsl::Step;
+use crate::setup::Setup;
+use crate::variant::Problem;
+use crate::variant::limits::{MAX_FILES, MAX_RANKS};
+use crate::variant::schema::{EngineSpec, PieceSpec, PromotionSpec};
+use keys::{
+    ENGINE, PROMOTION_RULES, RENDER, REPETITION, REPETITION_RESULTS, RULES, TOPOLOGY,
+    TOPOLOGY_TYPES,
+};
+use shape::Checker;
+
+/// A piece as the validator accepted it: its entry of `engine.pieces`,
+/// typed, with its letter and its movements compiled.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// Its name: the key in `engine.pieces`.
+    pub name: String,
+    /// Its FEN letter, upper case; no other piece has it.
+    pub letter: char,
+    /// The entry as written.
+    pub spec: PieceSpec,
+    /// How it moves: `spec.betza` compiled.
+    pub steps: Vec<Step>,
+    /// How its promoted side moves, if it has one: `spec.promotion`'s
+    /// `betza` compiled.
+    promoted_steps: Option<Vec<Step>>,
+}
+
+impl PieceDef {
+    /// Its promoted side, with how that side moves.
+    pub fn promotion(&self) -> Option<(&PromotionSpec, &[Step])> {
+        self.spec
+            .promotion
+            .as_ref()
+            .zip(self.promoted_steps.as_deref())
+    }
+}
+
+/// A variant's `engine:` section as the validator accepted it.
+#[derive(Clone, Debug)]
+pub struct Validated {
+    /// The section, typed.
+    pub engine: EngineSpec,
+    /// Its pieces in the order declared.
+    pub pieces: Vec<PieceDef>,
+    /// Its start, `engine.setup`, read.
+    pub start: Setup,
+}
+
+/// Judges the `engine` section of merged front matter: every problem found,
+/// or the section typed with what checking it produced.
+pub fn validate(front: &Value) -> Result<Validated, Vec<Problem>> {
+    let Some(engine) = front.get("engine") else {
+        return Err(vec![Problem::document(
+            "the front matter has no 'engine' section (nor does any parent)".into(),
+        )]);
+    };
+    let mut c = Checker::default();
+    let Some(e) = c.map(engine, "engine", ENGINE, &["topology", "setup", "pieces"]) else {
+        return Err(c.problems);
+    };
+    let (rows, cols) = match e.get("topology") {
+        Some(t) => c.topology(t),
+        None => (None, None),
+    };
+    if let Some(players) = e.get("players") {
+        c.players(players);
+    }
+    let board = rows.zip(cols).filter(|(r, k)| r * k <= MAX_SQUARES as i64);
+    let start = c.setup(e, board);
+    if let Some(r) = e.get("render") {
+        c.render(r);
+    }
+    let pieces = match e.get("pieces") {
+        Some(p) => c.pieces(p),
+        None => Vec::new(),
+    };
+    if let Some(r) = e.get("rules") {
+        c.rules(r, rows);
+    }
+    if !c.problems.is_empty() {
+        return Err(c.problems);
+    }
+    let engine: EngineSpec = serde_yaml::from_value(engine.clone())
+        .map_err(|e| vec![Problem::value("engine", format!("in 'engine': {e}"))])?;
+    // A setup that was not read was reported, so this is never taken.
+    let Some(start) = start else {
+        let message = "engine.setup could not be read".to_string();
+        return Err(vec![Problem::value("engine.setup", message)]);
+    };
+    c.royals(&engine, &pieces, &start);
+    if !c.problems.is_empty() {
+        return Err(c.problems);
+    }
+    Ok(Validated {
+        engine,
+        pieces,
+        start,
+    })
+}
+
+impl Checker {
+    /// `engine.topology`: its kind and size; the ranks and files if each is
+    /// in range.
+    fn topology(&mut self, t: &Value) -> (Option<i64>, Option<i64>) {
+        let path = "engine.topology";
+        let Some(t) = self.map(t, path, TOPOLOGY, &["type", "rows", "cols"]) else {
+            return (None, None);
+        };
+        self.choice(t, path, "type", TOPOLOGY_TYPES);
+        let rows = self.int(t, path, "rows", 1, MAX_RANKS.into());
+        let cols = self.int(t, path, "cols", 1, MAX_FILES.into());
+        if let (Some(r), Some(k)) = (rows, cols)
+            && r * k > MAX_SQUARES as i64
+        {
+            self.value(
+                "engine.topology.cols",
+                format!(
+                    "engine.topology: {k}×{r} = {} squares, more than the {MAX_SQUARES} koma supports",
+                    r * k
+                ),
+            );
+        }
+        (rows, cols)
+    }
+
+    /// `engine.players`: a list of names.
+    fn players(&mut self, players: &Value) {
+        let ok = players
+            .as_sequence()
+            .is_some_and(|s| s.iter().all(Value::is_string));
+        if !ok {
+            self.value(
+                "engine.players",
+                "engine.players must be a list of names, such as [sente, gote]".into(),
+            );
+        }
+    }
+
+    /// `engine.render`.
+    fn render(&mut self, r: &Value) {
+        if let Some(r) = self.map(r, "engine.render", RENDER, &[]) {
+            self.int(r, "engine.render", "cellSize", 8, 512);
+        }
+    }
+
+    /// `engine.rules`, with the promotion zone against the board's `rows`.
+    fn rules(&mut self, r: &Value, rows: Option<i64>) {
+        let path = "engine.rules";
+        let Some(r) = self.map(r, path, RULES, &[]) else {
+            return;
+        };
+        let zone = self.int(r, path, "promotion_zone", 0, MAX_RANKS.into());
+        if let (Some(z), Some(rows)) = (zone, rows)
+            && z > rows
+        {
+            self.value(
+                "engine.rules.promotion_zone",
+                format!("engine.rules.promotion_zone: {z} ranks is deeper than the board's {rows}"),
+            );
+        }
+        self.choice(r, path, "promotion", PROMOTION_RULES);
+        for key in ["drops", "immobile_drops", "drop_promoted", "check"] {
+            self.boolean(r, path, key);
+        }
+        if let Some(rep) = r.get("repetition") {
+            self.repetition(rep);
+        }
+    }
+
+    /// `engine.rules.repetition`.
+    fn repetition(&mut self, rep: &Value) {
+        let path = "engine.rules.repetition";
+        let Some(rep) = self.map(rep, path, REPETITION, &[]) else {
+            return;
+        };
+        self.int(rep, path, "count", 2, 100);
+        self.choice(rep, path, "result", REPETITION_RESULTS);
+        self.boolean(rep, path, "perpetual_check_loses");
+    }
+}

@@ -1,0 +1,167 @@
+//! `engine.pieces`: each piece's keys and values, its letter, its movements
+//! (each Betza string parsed and compiled here, once), and how many piece
+//! kinds they make.
+
+use serde_yaml::{Mapping, Value};
+
+use super::PieceDef;
+use super::keys::{PIECE, PROMOTION};
+use super::shape::{Checker, join, kind};
+use crate::dsl::{self, Step};
+use crate::variant::Problem;
+use crate::variant::limits::MAX_ROLES;
+use crate::variant::schema::PieceSpec;
+
+/// The largest material value a piece may be given, either way.
+const MAX_VALUE: i64 = 1_000_000;
+
+impl Checker {
+    /// Checks `engine.pieces`; the pieces found sound, typed, in order.
+    pub(super) fn pieces(&mut self, v: &Value) -> Vec<PieceDef> {
+        let Value::Mapping(m) = v else {
+            self.value(
+                "engine.pieces",
+                format!(
+                    "engine.pieces must map piece names to pieces, not {}",
+                    kind(v)
+                ),
+            );
+            return Vec::new();
+        };
+        if m.is_empty() {
+            self.value("engine.pieces", "engine.pieces declares no piece".into());
+        }
+        let mut out = Vec::new();
+        let mut letters: Vec<(char, &str)> = Vec::new();
+        let mut kinds = 0;
+        for (name, piece) in m {
+            let Some(name) = name.as_str() else {
+                self.value(
+                    "engine.pieces",
+                    format!("a piece name is {}, not text", kind(name)),
+                );
+                continue;
+            };
+            let before = self.problems.len();
+            let path = format!("engine.pieces.{name}");
+            let Some(p) = self.map(piece, &path, PIECE, &["letter", "betza"]) else {
+                continue;
+            };
+            kinds += 1 + usize::from(p.contains_key("promotion"));
+            let letter = self.letter(p, &path, name, &mut letters);
+            let steps = self.betza(p, &path);
+            self.string(p, &path, "kanji");
+            for key in ["royal", "drop_mate_illegal", "wins_on_last_rank"] {
+                self.boolean(p, &path, key);
+            }
+            if p.get("max_per_file").and_then(Value::as_i64) == Some(0) {
+                let mp = join(&path, "max_per_file");
+                self.value(
+                    &mp,
+                    format!("{mp}: 0 would forbid the piece; omit it for no limit"),
+                );
+            } else {
+                self.int(p, &path, "max_per_file", 1, u8::MAX.into());
+            }
+            self.int(p, &path, "value", -MAX_VALUE, MAX_VALUE);
+            self.int(p, &path, "hand_value", -MAX_VALUE, MAX_VALUE);
+            let promoted_steps = match p.get("promotion") {
+                None => Some(None),
+                Some(pr) => self.promotion(pr, &join(&path, "promotion")).map(Some),
+            };
+            if self.problems.len() > before {
+                continue;
+            }
+            // Each `None` above came with a problem, so none is left here.
+            let (Some(letter), Some(steps), Some(promoted_steps)) = (letter, steps, promoted_steps)
+            else {
+                continue;
+            };
+            match serde_yaml::from_value::<PieceSpec>(piece.clone()) {
+                Ok(spec) => out.push(PieceDef {
+                    name: name.to_string(),
+                    letter,
+                    spec,
+                    steps,
+                    promoted_steps,
+                }),
+                Err(e) => self.value(&path, format!("in '{path}': {e}")),
+            }
+        }
+        if kinds > MAX_ROLES {
+            self.value(
+                "engine.pieces",
+                format!(
+                    "engine.pieces: {kinds} piece kinds (promoted included), more than {MAX_ROLES}"
+                ),
+            );
+        }
+        out
+    }
+
+    /// A piece's letter: one ASCII letter that no piece before it has. Upper case.
+    fn letter<'n>(
+        &mut self,
+        p: &Mapping,
+        path: &str,
+        name: &'n str,
+        letters: &mut Vec<(char, &'n str)>,
+    ) -> Option<char> {
+        let l = self.string(p, path, "letter")?;
+        let lp = join(path, "letter");
+        let mut c = l.chars();
+        let letter = match (c.next(), c.next()) {
+            (Some(ch), None) if ch.is_ascii_alphabetic() => ch.to_ascii_uppercase(),
+            _ => {
+                self.value(&lp, format!("{lp}: '{l}' must be one ASCII letter"));
+                return None;
+            }
+        };
+        if let Some((_, other)) = letters.iter().find(|(l, _)| *l == letter) {
+            self.value(
+                &lp,
+                format!("{lp}: '{letter}' is already the letter of {other}"),
+            );
+            return None;
+        }
+        letters.push((letter, name));
+        Some(letter)
+    }
+
+    /// A piece's promoted side; its moves.
+    fn promotion(&mut self, v: &Value, path: &str) -> Option<Vec<Step>> {
+        let pm = self.map(v, path, PROMOTION, &["name", "betza"])?;
+        self.string(pm, path, "name");
+        let steps = self.betza(pm, path);
+        self.string(pm, path, "kanji");
+        self.boolean(pm, path, "royal");
+        self.int(pm, path, "value", -MAX_VALUE, MAX_VALUE);
+        steps
+    }
+
+    /// The movement at `path.betza`, parsed and compiled; each error at its
+    /// characters.
+    fn betza(&mut self, m: &Mapping, path: &str) -> Option<Vec<Step>> {
+        let text = self.string(m, path, "betza")?;
+        match dsl::steps(text) {
+            Ok(steps) => Some(steps),
+            Err(errors) => {
+                let p = join(path, "betza");
+                for e in errors {
+                    let offset = text[..e.span.start.min(text.len())].chars().count();
+                    let len = text
+                        .get(e.span.start..e.span.end)
+                        .map_or(1, |s| s.chars().count())
+                        .max(1);
+                    self.problems.push(Problem::inside(
+                        &p,
+                        offset,
+                        len,
+                        format!("{p}: {}", e.message),
+                    ));
+                }
+                None
+            }
+        }
+    }
+}

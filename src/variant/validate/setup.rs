@@ -1,0 +1,169 @@
+//! `engine.setup`: read once as a FEN; its board against the topology and
+//! the letters of `engine.pieces`, each problem at its characters; then the
+//! royal pieces each side starts with.
+
+use serde_yaml::{Mapping, Value};
+
+use super::PieceDef;
+use super::shape::Checker;
+use crate::board::Color;
+use crate::setup::Setup;
+use crate::variant::Problem;
+use crate::variant::schema::EngineSpec;
+
+impl Checker {
+    /// Reads `engine.setup`. `board` is (rows, cols) when the topology is
+    /// sound (a board that is itself wrong was reported already: its setup
+    /// would only repeat it).
+    pub(super) fn setup(&mut self, engine: &Mapping, board: Option<(i64, i64)>) -> Option<Setup> {
+        let text = self.string(engine, "engine", "setup")?;
+        let setup = match Setup::parse(text) {
+            Ok(s) => s,
+            Err(err) => {
+                self.problems.push(Problem::inside(
+                    "engine.setup",
+                    err.column,
+                    1,
+                    format!("engine.setup: {}", err.message),
+                ));
+                return None;
+            }
+        };
+        if let Some((rows, cols)) = board {
+            self.setup_board(text, &setup, engine, rows, cols);
+        }
+        Some(setup)
+    }
+
+    /// The board read from `text` against the board's size and the declared
+    /// letters.
+    fn setup_board(&mut self, text: &str, setup: &Setup, engine: &Mapping, rows: i64, cols: i64) {
+        let rank_count = setup.ranks.len() as i64;
+        if rank_count != rows {
+            self.value(
+                "engine.setup",
+                format!("engine.setup has {rank_count} ranks, the board {rows}"),
+            );
+            return;
+        }
+        let letters = declared_letters(engine);
+        // The board is the text's first field, up to its hands: each rank is
+        // the text between slashes, and its pieces are its letters, in order.
+        let lead = text.len() - text.trim_start().len();
+        let board = text[lead..]
+            .split(|c: char| c.is_whitespace() || c == '[')
+            .next()
+            .unwrap_or_default();
+        let mut rank_start = text[..lead].chars().count();
+        let mut widths = Vec::new();
+        for (i, (rank, written)) in setup.ranks.iter().zip(board.split('/')).enumerate() {
+            let chars: Vec<char> = written.chars().collect();
+            let places = chars
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.is_ascii_alphabetic());
+            for (piece, (at, &ch)) in rank.iter().flatten().zip(places) {
+                let at = rank_start + at;
+                match letters.iter().find(|(l, _)| *l == piece.letter) {
+                    None if !letters.is_empty() => self.problems.push(Problem::inside(
+                        "engine.setup",
+                        at,
+                        1,
+                        format!(
+                            "engine.setup: '{ch}' is not the letter of any piece in engine.pieces"
+                        ),
+                    )),
+                    Some((_, false)) if piece.promoted => self.problems.push(Problem::inside(
+                        "engine.setup",
+                        at - 1,
+                        2,
+                        format!("engine.setup: '+{ch}': this piece has no promoted side"),
+                    )),
+                    _ => {}
+                }
+            }
+            let files = rank.len() as i64;
+            if files != cols {
+                widths.push((i + 1, files, rank_start, chars.len().max(1)));
+            }
+            rank_start += chars.len() + 1;
+        }
+        if widths.len() > 2 {
+            self.value(
+                "engine.setup",
+                format!(
+                    "engine.setup: {} of its {rows} ranks do not have the board's {cols} files",
+                    widths.len()
+                ),
+            );
+        } else {
+            for (rank, files, start, len) in widths {
+                self.problems.push(Problem::inside(
+                    "engine.setup",
+                    start,
+                    len,
+                    format!("engine.setup: rank {rank} from the top has {files} squares, the board {cols} files"),
+                ));
+            }
+        }
+    }
+
+    /// Each side needs a royal piece in the start, exactly one where the
+    /// check rule guards it (a second may only come by promotion), if the
+    /// variant has royal pieces at all.
+    pub(super) fn royals(&mut self, spec: &EngineSpec, pieces: &[PieceDef], start: &Setup) {
+        let royal = |p: &PieceDef, promoted: bool| match &p.spec.promotion {
+            Some(pr) if promoted => pr.royal,
+            _ => !promoted && p.spec.royal,
+        };
+        if !pieces.iter().any(|p| royal(p, false) || royal(p, true)) {
+            return;
+        }
+        let need_one = spec.rules.check;
+        for color in Color::ALL {
+            let royals = start
+                .ranks
+                .iter()
+                .flatten()
+                .flatten()
+                .filter(|s| {
+                    s.color == color
+                        && pieces
+                            .iter()
+                            .any(|p| p.letter == s.letter && royal(p, s.promoted))
+                })
+                .count();
+            if royals == 0 || (need_one && royals > 1) {
+                self.value(
+                    "engine.setup",
+                    format!(
+                        "engine.setup: {} has {royals} royal pieces; the rules need {}",
+                        color.name(),
+                        if need_one {
+                            "exactly one"
+                        } else {
+                            "at least one"
+                        }
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The letters `engine.pieces` declares (upper case), each with whether its
+/// piece has a promoted side: read leniently, so that a letter that is itself
+/// wrong (reported with its piece) does not make the setup wrong too.
+fn declared_letters(engine: &Mapping) -> Vec<(char, bool)> {
+    let Some(Value::Mapping(pieces)) = engine.get("pieces") else {
+        return Vec::new();
+    };
+    pieces
+        .values()
+        .filter_map(|piece| {
+            let letter = piece.get("letter")?.as_str()?.chars().next()?;
+            let promotes = piece.get("promotion").is_some_and(|p| !p.is_null());
+            Some((letter.to_ascii_uppercase(), promotes))
+        })
+        .collect()
+}
