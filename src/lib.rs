@@ -1,15 +1,22 @@
 //! koma: shogi variants as data.
 //!
 //! A variant is a Markdown document with YAML front matter (see `variants/`).
-//! [`variant`] reads it (with inheritance), [`dsl`] compiles piece movements,
-//! [`rules::Rules`] holds the compiled tables, [`position`] plays on them.
+//! The modules are layers, each using only those before it in this list:
+//! [`text`] and [`board`] (squares, topology, bitboards), [`dsl`] (the
+//! movement notation), [`setup`] (FEN and SFEN), [`variant`] (the document,
+//! inheritance, the validator), [`rules`] (the compiled tables), [`position`]
+//! (positions, move generation, outcomes; [`Game`] and
+//! [`position::AnyPosition`] over the bitboard widths), [`notation`],
+//! [`error`], [`engine`], [`render`], [`record`], [`protocol`], [`play`]. A
+//! test (`tests/koma/layers.rs`) holds them to it.
 //!
 //! ```
 //! let game = koma::Game::load("judkins-shogi").unwrap();
-//! koma::with_rules!(&game, rules => {
-//!     let pos = koma::position::Position::start(rules);
-//!     assert_eq!(pos.legal_moves().len(), 21);
-//! });
+//! let mut pos = koma::position::AnyPosition::start(&game);
+//! assert_eq!(pos.legal_moves().len(), 21);
+//! let mv = pos.parse_move("6e6d").unwrap();
+//! pos.try_play(mv).unwrap();
+//! assert_eq!(pos.sfen(), "rbsgkn/5p/6/P5/6/NKGSBR w - 2");
 //! ```
 
 #![warn(missing_docs)]
@@ -26,45 +33,8 @@ pub mod record;
 pub mod render;
 pub mod rules;
 pub mod setup;
+pub mod text;
 pub mod variant;
 
 pub use error::Error;
 pub use position::Game;
-
-/// The largest text file koma reads (a variant file or a game record): 4 MiB.
-pub const MAX_FILE_BYTES: u64 = 4 << 20;
-
-/// Reads a text file of at most [`MAX_FILE_BYTES`], so that a device or a
-/// huge file given by mistake is refused instead of filling the memory.
-pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {} MiB: not a variant file or game record",
-            MAX_FILE_BYTES >> 20
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
-        )
-    })
-}
-
-/// The next line of `input` with its end of line, `None` at the end of the
-/// input. Bytes that are not UTF-8 become U+FFFD: a person's or a GUI's
-/// stray byte makes a line that is refused, never the end of a session.
-pub fn read_line_lossy(
-    input: &mut (impl std::io::BufRead + ?Sized),
-) -> std::io::Result<Option<String>> {
-    let mut line = Vec::new();
-    if input.read_until(b'\n', &mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(String::from_utf8_lossy(&line).into_owned()))
-}

@@ -105,7 +105,7 @@ struct Session<'a, 's> {
 /// The next line of input; `None` at its end. Bytes that are not UTF-8
 /// become U+FFFD, so that such a line is refused as a move, not the game lost.
 fn read_line(input: &mut dyn BufRead) -> Result<Option<String>, Error> {
-    crate::read_line_lossy(input).map_err(Error::io("read the input"))
+    crate::text::read_line_lossy(input).map_err(Error::io("read the input"))
 }
 
 fn io(e: std::io::Error) -> Error {

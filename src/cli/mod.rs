@@ -89,7 +89,7 @@ pub struct PositionArgs {
 impl PositionArgs {
     /// Loads the variant.
     pub fn game(&self) -> Result<Game, Error> {
-        Game::load(&self.variant)
+        Ok(Game::load(&self.variant)?)
     }
 
     /// The position these arguments describe, on compiled rules.

@@ -61,7 +61,7 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<(), Error> {
 }
 
 fn game(path: &str, variant: Option<&str>, out: &mut dyn Write) -> Result<(), Error> {
-    let text = koma::read_text_file(std::path::Path::new(path))
+    let text = koma::text::read_text_file(std::path::Path::new(path))
         .map_err(|e| Error::Invalid(format!("cannot read {path}: {e}")))?;
     let rec = record::parse(&text).map_err(|e| Error::Invalid(format!("{path}: {e}")))?;
     let name = match (&rec.variant, variant) {

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use super::Position;
 use crate::board::Bitboard;
-use crate::error::Error;
 use crate::rules::{self, Rules};
 use crate::setup::Setup;
 use crate::variant::{self, Problem, Variant, VariantError};
@@ -21,14 +20,14 @@ pub enum Game {
 
 impl Game {
     /// Loads a variant by slug or path and compiles it.
-    pub fn load(name: &str) -> Result<Game, Error> {
+    pub fn load(name: &str) -> Result<Game, VariantError> {
         let v = variant::load(name)?;
         Game::compile(&v)
     }
 
     /// Compiles a loaded variant, choosing the bitboard width from its
     /// board, and checks that its start is a position of its rules.
-    pub fn compile(v: &Variant) -> Result<Game, Error> {
+    pub fn compile(v: &Variant) -> Result<Game, VariantError> {
         let t = &v.engine.topology;
         if (t.rows as u64) * (t.cols as u64) <= 64 {
             Ok(Game::Narrow(checked(v, rules::compile(v))?))
@@ -66,11 +65,9 @@ impl Game {
 fn checked<B: Bitboard>(
     v: &Variant,
     compiled: Result<Rules<B>, rules::RulesError>,
-) -> Result<Arc<Rules<B>>, Error> {
+) -> Result<Arc<Rules<B>>, VariantError> {
     let located = |problems: Vec<Problem>| {
-        Error::Variant(VariantError::Diagnostics(variant::locate_problems(
-            &problems, &v.sources,
-        )))
+        VariantError::Diagnostics(variant::locate_problems(&problems, &v.sources))
     };
     let rules = Arc::new(compiled.map_err(|e| located(e.problems))?);
     if let Err(e) = Position::new(&rules, &rules.start) {

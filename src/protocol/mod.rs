@@ -111,7 +111,7 @@ pub fn serve_with(
         // Lines that are not UTF-8 are read with U+FFFD (and then refused as
         // commands), not taken for the end of the input.
         let mut input = input;
-        while let Ok(Some(line)) = crate::read_line_lossy(&mut input) {
+        while let Ok(Some(line)) = crate::text::read_line_lossy(&mut input) {
             let text = line.trim_end_matches(['\n', '\r']).to_string();
             if tx.send(text).is_err() {
                 break;

@@ -2,7 +2,7 @@
 //! once by the validator, becomes tables. The input is valid (see
 //! [`mod@crate::variant::validate`]). One check is left: the bitboard
 //! width asked for must hold the board; the start position is checked
-//! against the compiled rules where positions are made ([`crate::position::Game`]).
+//! against the compiled rules where positions are made (`position::Game`, a layer above).
 
 use thiserror::Error;
 

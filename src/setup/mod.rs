@@ -1,5 +1,5 @@
 //! Setups: anything a FEN or SFEN can say, not yet checked against the rules
-//! of a variant (that is [`crate::position::Position::new`]'s job). FEN and
+//! of a variant (that is the job of `Position::new`, a layer above). FEN and
 //! SFEN are read (`read.rs`) and written (`write.rs`) side by side.
 
 mod read;

@@ -60,7 +60,7 @@ pub(super) fn resolve(
         .map(|d| d.join(format!("{parent}.md")))
         .filter(|p| p.is_file());
     let (text, parent_origin, parent_dir) = if let Some(path) = sibling {
-        let text = crate::read_text_file(&path).map_err(|e| VariantError::Io {
+        let text = crate::text::read_text_file(&path).map_err(|e| VariantError::Io {
             path: path.display().to_string(),
             reason: e.to_string(),
         })?;

@@ -53,7 +53,7 @@ pub fn load(name: &str) -> Result<Variant, VariantError> {
     }
     let path = Path::new(name);
     if path.is_file() || name.ends_with(".md") || name.contains('/') {
-        let text = crate::read_text_file(path).map_err(|e| VariantError::Io {
+        let text = crate::text::read_text_file(path).map_err(|e| VariantError::Io {
             path: name.to_string(),
             reason: e.to_string(),
         })?;

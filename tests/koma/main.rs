@@ -5,6 +5,7 @@ mod checked;
 mod cli;
 mod common;
 mod fuzz;
+mod layers;
 mod moves;
 mod oracle;
 mod outcome;

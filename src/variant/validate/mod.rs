@@ -7,7 +7,7 @@
 //! royal pieces of the start. What it accepts is typed by
 //! [`crate::variant::schema`] and handed on with what checking it produced
 //! (the pieces' compiled movements, the setup read), so that nothing is
-//! parsed twice and the compiler of [`crate::rules`] assumes valid input.
+//! parsed twice and the rules compiler (a layer above) assumes valid input.
 
 mod keys;
 #[cfg(test)]
