@@ -33,6 +33,35 @@ const MAX_RANGE: u32 = 64;
 pub fn compile(movement: &Movement) -> Result<Vec<Step>, Vec<DslError>> {
     let mut errors = Vec::new();
     let mut steps = Vec::new();
+    // A king, rook, bishop or queen written twice in a row (`KK`) is read as
+    // a rider by some readers of the notation (Fairy-Stockfish: a queen for
+    // `KK`) and as the same piece twice by others: refused, not guessed.
+    for pair in movement.parts.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        if a.atom_text == b.atom_text
+            && matches!(a.atom_text.as_str(), "K" | "R" | "B" | "Q")
+            && a.range.is_none()
+            && b.modifiers.is_empty()
+            && b.atom_span.start == a.atom_span.end
+        {
+            let atom = &a.atom_text;
+            let meaning = match atom.as_str() {
+                "K" => {
+                    "a queen (a king that rides) to Fairy-Stockfish, a king to others: write Q or K"
+                }
+                _ => {
+                    "a rider of its own steps to some readers, the same piece twice to others: write it once"
+                }
+            };
+            errors.push(DslError {
+                message: format!("'{atom}{atom}' is ambiguous: {meaning}"),
+                span: Span {
+                    start: a.atom_span.start,
+                    end: b.atom_span.end,
+                },
+            });
+        }
+    }
     for part in &movement.parts {
         match compile_part(part) {
             Ok(mut s) => steps.append(&mut s),

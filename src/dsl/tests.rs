@@ -97,3 +97,17 @@ fn every_error_is_collected() {
 fn mode_letters_in_conflict_are_an_error() {
     assert!(error("mcW").contains("leave no move"));
 }
+
+#[test]
+fn a_doubled_king_or_slider_is_refused_where_readers_disagree() {
+    assert_eq!(
+        error("fWKK"),
+        "2..4 'KK' is ambiguous: a queen (a king that rides) to Fairy-Stockfish, a king to others: write Q or K"
+    );
+    assert!(error("RR").starts_with("0..2 'RR' is ambiguous"));
+    // Not doubled: a modifier or a range stands between.
+    assert!(steps("KfK").is_ok());
+    assert!(steps("R2R").is_ok());
+    // Doubled leapers ride, as everyone reads them.
+    assert!(steps("WW").is_ok());
+}

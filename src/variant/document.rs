@@ -48,13 +48,18 @@ pub(super) fn split(text: &str, origin: &str) -> Result<Document, VariantError> 
         locations: std::sync::OnceLock::new(),
     };
     let front: Value = serde_yaml::from_str(yaml).map_err(|e| {
-        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-        let message = e
-            .to_string()
+        let (mut line, mut column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+        let text = e.to_string();
+        let mut message = text
             .split(" at line ")
             .next()
             .unwrap_or_default()
             .to_string();
+        // A quote left open runs to the end: the place to show is where it opened.
+        if let Some((l, c)) = context_mark(&text, "while scanning a quoted scalar") {
+            (line, column) = (l, c);
+            message = "this quote is never closed".to_string();
+        }
         VariantError::Diagnostics(vec![Diagnostic::at(
             &source,
             line,
@@ -77,4 +82,14 @@ pub(super) fn split(text: &str, origin: &str) -> Result<Document, VariantError> 
         body: rest[body_start..].to_string(),
         source,
     })
+}
+
+/// The line and column that a YAML error's context names (`..., while
+/// scanning a quoted scalar at line 8 column 10`), if it has that context.
+fn context_mark(error: &str, context: &str) -> Option<(usize, usize)> {
+    let rest = &error[error.find(context)? + context.len()..];
+    let rest = rest.strip_prefix(" at line ")?;
+    let (line, rest) = rest.split_once(" column ")?;
+    let column: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((line.trim().parse().ok()?, column.parse().ok()?))
 }
