@@ -44,7 +44,16 @@ pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
 
 fn say(out: &Output, line: &str) {
     if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
+        // Every line of a message is a protocol line of its own: a located
+        // diagnostic spans several, and each must start with `info string`.
+        let mut lines = line.lines();
+        let first = lines.next().unwrap_or_default();
+        let _ = writeln!(w, "{first}");
+        if let Some(rest) = first.strip_prefix("info string ").map(|_| lines) {
+            for l in rest {
+                let _ = writeln!(w, "info string {l}");
+            }
+        }
         let _ = w.flush();
     }
 }
@@ -159,7 +168,10 @@ impl Session {
                     return;
                 }
                 "gameover" | "ponderhit" | "debug" | "register" => {}
-                other => say(&self.out, &format!("info string unknown command '{other}'")),
+                other => say(
+                    &self.out,
+                    &format!("info string unknown command '{}'", shortened(other)),
+                ),
             }
         }
         // The input has ended: a search with limits may finish, an endless one is stopped.
@@ -406,4 +418,12 @@ fn info_line(info: &Info) -> String {
         info.nodes,
         info.elapsed.as_millis()
     )
+}
+
+/// At most 40 characters of what a peer sent, to quote it back.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
 }

@@ -236,3 +236,84 @@ fn usi_and_uci_read_on_after_a_line_that_is_not_utf8() {
         assert!(out.contains(ok), "{out}");
     }
 }
+
+/// Every protocol command with hostile arguments gets an answer (or is
+/// ignored) and the session goes on: huge and negative numbers, unknown
+/// variants and options, a `position` of 10,000 moves, binary junk and a
+/// megabyte-long line. Searches are bounded by nodes so the test cannot hang
+/// on a search that was asked to last for ever.
+#[test]
+fn hostile_protocol_input_is_answered_and_the_session_goes_on() {
+    let shuffle = "5f5e 2a2b 5e5f 2b2a ".repeat(2500);
+    let mut lines: Vec<String> = [
+        "usi",
+        "go depth 18446744073709551615 nodes 2000",
+        "go depth 99999999999999999999999 nodes 2000",
+        "go nodes -5 depth 2",
+        "go movetime -100 depth 2",
+        "go btime -1 wtime -1 byoyomi -1 binc -1 winc -1 depth 2",
+        "go btime 18446744073709551615 byoyomi 18446744073709551615 depth 2",
+        "go depth 0",
+        "go",
+        "stop",
+        "setoption name USI_Variant value no-such-variant",
+        "setoption name USI_Variant value ../../etc/passwd",
+        "setoption name USI_Variant",
+        "setoption name Hash value 0",
+        "setoption name Hash value 99999999999999999999999",
+        "setoption name Hash value -1",
+        "setoption name",
+        "setoption",
+        "position",
+        "position sfen",
+        "position fen",
+        "position startpos moves",
+        "position sfen 9/9/9/9/9/9/9/9/9 b - 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 99999999999999",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    lines.push(format!("position startpos moves {shuffle}"));
+    lines.push("go nodes 1000".into());
+    lines.push("a".repeat(1 << 20));
+    lines.push("position startpos".into());
+    lines.push("go nodes 1000".into());
+    let mut input = lines.join("\n").into_bytes();
+    input.extend_from_slice(b"\n\x00\x01\x02\xff\xfe\x1b[2J\n\r\n\t\t\n");
+    input.extend_from_slice(b"isready\nquit\n");
+    let started = std::time::Instant::now();
+    let (out, err, code) = run_bytes(&["usi"], &input);
+    let took = started.elapsed();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.is_empty(), "nothing on stderr: {err}");
+    assert!(
+        out.len() < 100_000,
+        "no long echo of the input: {} bytes",
+        out.len()
+    );
+    let bestmoves = out.lines().filter(|l| l.starts_with("bestmove ")).count();
+    // One per `go`: the ten above.
+    assert_eq!(bestmoves, 10, "{out}");
+    assert!(
+        out.contains(
+            "info string error: move 13: 5f5e comes after the end of the game (draw by repetition)"
+        ),
+        "the 10,000-move position is refused where the game ended: {out}"
+    );
+    assert!(
+        out.contains("info string error: unknown variant 'no-such-variant'"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string unknown command 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…'"),
+        "{out}"
+    );
+    assert!(out.contains("readyok"), "{out}");
+    assert!(
+        out.lines()
+            .all(|l| !l.starts_with(' ') && !l.starts_with("-->") && !l.starts_with('|')),
+        "a message of several lines is sent as info strings, line by line: {out}"
+    );
+    eprintln!("hostile session answered in {took:?}");
+}
