@@ -77,6 +77,8 @@ pub enum Game {
     Narrow(Rules<u64>),
     /// Up to 128 squares.
     Wide(Rules<u128>),
+    /// Up to [`board::MAX_SQUARES`] (256) squares.
+    Large(Rules<board::Bitboard256>),
 }
 
 impl Game {
@@ -94,10 +96,14 @@ impl Game {
                 variant::locate_problems(&e.problems, &v.sources),
             ))
         };
-        if (t.rows as u64) * (t.cols as u64) <= 64 {
+        // A board beyond the widest bitboard is refused by the compiler.
+        let squares = (t.rows as u64) * (t.cols as u64);
+        if squares <= u64::BITS as u64 {
             Ok(Game::Narrow(rules::compile(v).map_err(located)?))
-        } else {
+        } else if squares <= u128::BITS as u64 {
             Ok(Game::Wide(rules::compile(v).map_err(located)?))
+        } else {
+            Ok(Game::Large(rules::compile(v).map_err(located)?))
         }
     }
 }
@@ -109,6 +115,7 @@ macro_rules! with_rules {
         match $game {
             $crate::Game::Narrow($rules) => $body,
             $crate::Game::Wide($rules) => $body,
+            $crate::Game::Large($rules) => $body,
         }
     };
 }

@@ -11,8 +11,7 @@ use crate::rules::{MAX_ROLES, Piece, RepetitionResult, Role, Rules};
 
 pub use setup::{MAX_MOVE_NUMBER, Setup, SetupError, SetupPiece};
 
-/// The most squares a board may have (the widest bitboard).
-pub const MAX_SQUARES: usize = 128;
+pub use crate::board::MAX_SQUARES;
 
 /// A move: a piece moving on the board (promoting or not), or a drop from hand.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -116,12 +115,18 @@ pub struct Position<'r, B: Bitboard> {
     by_color: [B; 2],
     by_role: [B; MAX_ROLES],
     hands: [[u8; MAX_ROLES]; 2],
-    /// Roles that are royal, as a mask over role indices.
-    royal_roles: u32,
+    /// Roles that are royal, as a mask over role indices (bit `i`: role `i`).
+    royal_roles: RoleMask,
     turn: Color,
     start_move_number: u32,
     states: Vec<State<B>>,
 }
+
+/// A set of roles, one bit per role: it holds [`MAX_ROLES`] of them.
+type RoleMask = u64;
+const _: () = assert!(MAX_ROLES <= RoleMask::BITS as usize);
+// Piece codes `role * 2 + colour + 1` are bytes.
+const _: () = assert!(MAX_ROLES * 2 <= u8::MAX as usize);
 
 #[inline]
 fn code(piece: Piece) -> u8 {
@@ -161,7 +166,7 @@ impl<'r, B: Bitboard> Position<'r, B> {
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| r.royal)
-                .fold(0, |m, (i, _)| m | 1 << i),
+                .fold(0, |m: RoleMask, (i, _)| m | 1 << i),
             turn: setup.turn,
             start_move_number: setup.move_number.clamp(1, setup::MAX_MOVE_NUMBER),
             states: Vec::with_capacity(256),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use super::{MAX_ROLES, PromotionRule, Repetition, RepetitionResult, Ride, Role, RoleInfo, Rules};
-use crate::board::{Bitboard, Color, Square, Topology};
+use crate::board::{Bitboard, Color, MAX_SIDE, MAX_SQUARES, Square, Topology};
 use crate::dsl::{self, Mode, Step};
 use crate::position::Setup;
 use crate::variant::{Problem, Variant, schema};
@@ -52,14 +52,23 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             t.kind
         ));
     }
-    if !(1..=26).contains(&t.rows) || !(1..=26).contains(&t.cols) {
+    let side = 1..=MAX_SIDE as u32;
+    if !side.contains(&t.rows) || !side.contains(&t.cols) {
         problems.push(format!(
-            "engine.topology: {}×{} is out of range (1 to 26 ranks and files)",
+            "engine.topology: {}×{} is out of range (1 to {MAX_SIDE} ranks and files)",
             t.rows, t.cols
         ));
-    } else if (t.rows * t.cols) as usize > B::CAPACITY {
+    } else if (t.rows * t.cols) as usize > MAX_SQUARES {
         problems.push(format!(
-            "engine.topology: {}×{} = {} squares, more than the {} koma supports",
+            "engine.topology: {}×{} = {} squares, more than the {MAX_SQUARES} koma supports",
+            t.rows,
+            t.cols,
+            t.rows * t.cols,
+        ));
+    } else if (t.rows * t.cols) as usize > B::CAPACITY {
+        // Only a caller choosing the width itself gets here (`Game` does not).
+        problems.push(format!(
+            "engine.topology: {}×{} = {} squares, more than the {} of this bitboard width",
             t.rows,
             t.cols,
             t.rows * t.cols,

@@ -5,6 +5,7 @@
 use serde_yaml::{Mapping, Value};
 
 use super::Problem;
+use crate::board::{MAX_SIDE, MAX_SQUARES};
 use crate::dsl;
 use crate::position::Setup;
 
@@ -245,10 +246,11 @@ impl Checker {
             .and_then(|t| t.get("cols"))
             .and_then(Value::as_i64);
         // A board that is itself wrong was reported already; its setup would only repeat it.
-        let (Some(rows), Some(cols)) = (rows, cols.filter(|c| (1..=26).contains(c))) else {
+        let side = 1..=MAX_SIDE as i64;
+        let (Some(rows), Some(cols)) = (rows, cols.filter(|c| side.contains(c))) else {
             return;
         };
-        if rows * cols > 128 {
+        if rows * cols > MAX_SQUARES as i64 {
             return;
         }
         let rank_count = setup
@@ -366,15 +368,16 @@ pub fn check(front: &Value) -> Vec<Problem> {
         && let Some(t) = c.map(t, "engine.topology", TOPOLOGY, &["type", "rows", "cols"])
     {
         c.choice(t, "engine.topology", "type", &["grid"]);
-        rows = c.int(t, "engine.topology", "rows", 1, 26);
-        let cols = c.int(t, "engine.topology", "cols", 1, 26);
+        let side = MAX_SIDE as i64;
+        rows = c.int(t, "engine.topology", "rows", 1, side);
+        let cols = c.int(t, "engine.topology", "cols", 1, side);
         if let (Some(r), Some(k)) = (rows, cols)
-            && r * k > 128
+            && r * k > MAX_SQUARES as i64
         {
             c.value(
                 "engine.topology.cols",
                 format!(
-                    "engine.topology: {k}×{r} = {} squares, more than the 128 koma supports",
+                    "engine.topology: {k}×{r} = {} squares, more than the {MAX_SQUARES} koma supports",
                     r * k
                 ),
             );
