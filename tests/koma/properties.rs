@@ -409,3 +409,11 @@ fn large_boards_random_games_match_the_reference() {
         );
     }
 }
+
+#[test]
+fn many_roles_match_the_reference() {
+    // 39 roles, the royal one last (role 38): check and mate detection rely on
+    // a royal mask wider than 32 bits.
+    let path = crate::common::variant_path("tests/large/many-roles.md");
+    assert!(check_games(&path, 10, 80, 0x1405_7b7e_f767_814f) > 500);
+}
