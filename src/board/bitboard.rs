@@ -127,23 +127,11 @@ impl_bitboard!(u128);
 /// A set of up to 256 squares: two `u128` halves, squares 0–127 in the first
 /// and 128–255 in the second.
 ///
-/// Every operation works on both halves side by side; finding the lowest or
-/// highest square takes one branch (which half), then one instruction pair.
+/// Every operation works on both halves side by side, without loops; finding
+/// the lowest or highest square takes one branch (which half) and one
+/// trailing- or leading-zero count of that half.
 #[derive(Copy, Clone, PartialEq, Eq, Default, Hash)]
 pub struct Bitboard256([u128; 2]);
-
-impl Bitboard256 {
-    /// The set of the bits of `low` (squares 0–127) and `high` (squares 128–255).
-    #[inline]
-    pub const fn from_halves(low: u128, high: u128) -> Bitboard256 {
-        Bitboard256([low, high])
-    }
-    /// Squares 0–127 and squares 128–255, as two integers.
-    #[inline]
-    pub const fn halves(self) -> (u128, u128) {
-        (self.0[0], self.0[1])
-    }
-}
 
 impl Debug for Bitboard256 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
