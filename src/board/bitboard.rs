@@ -1,7 +1,8 @@
 //! Bitboards: one bit per square, in an integer as wide as the board needs.
 //!
 //! The engine is generic over the width: a variant whose board has at most
-//! 64 squares runs on `u64`, a larger one (up to 128 squares) on `u128`.
+//! 64 squares runs on `u64`, one of up to 128 squares on `u128`, a larger one
+//! (up to [`MAX_SQUARES`](super::MAX_SQUARES) = 256) on [`Bitboard256`].
 //! Bit `i` is square `i` (see [`Square`]).
 
 use std::fmt::Debug;
@@ -9,7 +10,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 use super::Square;
 
-/// A set of squares. Implemented for `u64` and `u128`.
+/// A set of squares. Implemented for `u64`, `u128` and [`Bitboard256`].
 pub trait Bitboard:
     Copy
     + Eq
@@ -122,3 +123,229 @@ macro_rules! impl_bitboard {
 
 impl_bitboard!(u64);
 impl_bitboard!(u128);
+
+/// A set of up to 256 squares: two `u128` halves, squares 0–127 in the first
+/// and 128–255 in the second.
+///
+/// Every operation works on both halves side by side, without loops; finding
+/// the lowest or highest square takes one branch (which half) and one
+/// trailing- or leading-zero count of that half.
+#[derive(Copy, Clone, PartialEq, Eq, Default, Hash)]
+pub struct Bitboard256([u128; 2]);
+
+impl Debug for Bitboard256 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Bitboard256({:#034x}_{:032x})", self.0[1], self.0[0])
+    }
+}
+
+macro_rules! impl_op {
+    ($op:ident, $f:ident, $assign:ident, $fa:ident, $sym:tt) => {
+        impl $op for Bitboard256 {
+            type Output = Bitboard256;
+            #[inline]
+            fn $f(self, rhs: Bitboard256) -> Bitboard256 {
+                Bitboard256([self.0[0] $sym rhs.0[0], self.0[1] $sym rhs.0[1]])
+            }
+        }
+        impl $assign for Bitboard256 {
+            #[inline]
+            fn $fa(&mut self, rhs: Bitboard256) {
+                *self = *self $sym rhs;
+            }
+        }
+    };
+}
+
+impl_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+impl_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+impl_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bitboard256 {
+    type Output = Bitboard256;
+    #[inline]
+    fn not(self) -> Bitboard256 {
+        Bitboard256([!self.0[0], !self.0[1]])
+    }
+}
+
+impl Bitboard for Bitboard256 {
+    const CAPACITY: usize = 256;
+    const EMPTY: Self = Bitboard256([0, 0]);
+
+    #[inline]
+    fn from_square(sq: Square) -> Self {
+        let i = sq.index();
+        let bit = 1u128 << (i & 127);
+        if i < 128 {
+            Bitboard256([bit, 0])
+        } else {
+            Bitboard256([0, bit])
+        }
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0[0] | self.0[1] == 0
+    }
+    #[inline]
+    fn contains(self, sq: Square) -> bool {
+        let i = sq.index();
+        self.0[i >> 7] >> (i & 127) & 1 != 0
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.0[0].count_ones() + self.0[1].count_ones()
+    }
+    #[inline]
+    fn lsb(self) -> Square {
+        if self.0[0] != 0 {
+            Square::new(self.0[0].trailing_zeros() as u8)
+        } else {
+            Square::new((128 + self.0[1].trailing_zeros()) as u8)
+        }
+    }
+    #[inline]
+    fn msb(self) -> Square {
+        if self.0[1] != 0 {
+            Square::new((255 - self.0[1].leading_zeros()) as u8)
+        } else {
+            Square::new((127 - self.0[0].leading_zeros()) as u8)
+        }
+    }
+    #[inline]
+    fn more_than_one(self) -> bool {
+        let [lo, hi] = self.0;
+        // Two squares in one half, or one in each.
+        (lo & lo.wrapping_sub(1)) | (hi & hi.wrapping_sub(1)) != 0 || (lo != 0 && hi != 0)
+    }
+    #[inline]
+    fn pop_lsb(&mut self) -> Square {
+        let [lo, hi] = &mut self.0;
+        if *lo != 0 {
+            let sq = Square::new(lo.trailing_zeros() as u8);
+            *lo &= *lo - 1;
+            sq
+        } else {
+            let sq = Square::new((128 + hi.trailing_zeros()) as u8);
+            *hi &= hi.wrapping_sub(1);
+            sq
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Squares of a set, lowest first, read bit by bit (the slow way).
+    fn members<B: Bitboard>(b: B) -> Vec<u8> {
+        (0..B::CAPACITY)
+            .map(|i| i as u8)
+            .filter(|&i| b.contains(Square::new(i)))
+            .collect()
+    }
+
+    fn set<B: Bitboard>(squares: &[u8]) -> B {
+        squares
+            .iter()
+            .fold(B::EMPTY, |b, &s| b | B::from_square(Square::new(s)))
+    }
+
+    #[test]
+    fn lowest_and_highest_square_at_the_edges_of_each_word() {
+        for s in [0u8, 1, 63, 64, 126, 127, 128, 129, 191, 192, 254, 255] {
+            let b = Bitboard256::from_square(Square::new(s));
+            assert_eq!(b.lsb(), Square::new(s), "lsb of {{{s}}}");
+            assert_eq!(b.msb(), Square::new(s), "msb of {{{s}}}");
+            assert_eq!(b.count(), 1);
+            assert!(!b.more_than_one());
+            assert!(b.any() && !b.is_empty());
+            assert_eq!(members(b), vec![s]);
+        }
+        for (lo, hi) in [
+            (0u8, 255u8),
+            (0, 63),
+            (63, 64),
+            (64, 127),
+            (127, 128),
+            (128, 255),
+            (0, 128),
+        ] {
+            let b: Bitboard256 = set(&[lo, hi]);
+            assert_eq!((b.lsb(), b.msb()), (Square::new(lo), Square::new(hi)));
+            assert_eq!(b.count(), 2);
+            assert!(b.more_than_one(), "{{{lo}, {hi}}}");
+        }
+        let full = !Bitboard256::EMPTY;
+        assert_eq!((full.lsb(), full.msb()), (Square::new(0), Square::new(255)));
+        assert_eq!(full.count(), 256);
+        assert!(Bitboard256::EMPTY.is_empty() && !Bitboard256::EMPTY.more_than_one());
+    }
+
+    #[test]
+    fn operations_agree_with_sets_of_squares() {
+        // Random sets, dense and sparse, each checked against its list of squares.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..400 {
+            let pick = |next: &mut dyn FnMut() -> u64| -> Vec<u8> {
+                let density = [2, 8, 64, 250][round % 4];
+                (0..=255u8)
+                    .filter(|_| next() % 256 < density)
+                    .collect::<Vec<u8>>()
+            };
+            let (a, b) = (pick(&mut next), pick(&mut next));
+            let (x, y): (Bitboard256, Bitboard256) = (set(&a), set(&b));
+            let has = |v: &Vec<u8>, s| v.contains(&s);
+            let expect = |f: &dyn Fn(bool, bool) -> bool| -> Vec<u8> {
+                (0..=255u8).filter(|&s| f(has(&a, s), has(&b, s))).collect()
+            };
+            assert_eq!(members(x & y), expect(&|p, q| p && q));
+            assert_eq!(members(x | y), expect(&|p, q| p || q));
+            assert_eq!(members(x ^ y), expect(&|p, q| p != q));
+            assert_eq!(members(!x), expect(&|p, _| !p));
+            let mut z = x;
+            z &= y;
+            assert_eq!(z, x & y);
+            z = x;
+            z |= y;
+            assert_eq!(z, x | y);
+            z = x;
+            z ^= y;
+            assert_eq!(z, x ^ y);
+            assert_eq!(x.count() as usize, a.len());
+            assert_eq!(x.is_empty(), a.is_empty());
+            assert_eq!(x.more_than_one(), a.len() > 1);
+            if let (Some(&first), Some(&last)) = (a.first(), a.last()) {
+                assert_eq!((x.lsb(), x.msb()), (Square::new(first), Square::new(last)));
+            }
+            let listed: Vec<u8> = x.squares().map(|s| s.index() as u8).collect();
+            assert_eq!(listed, a);
+        }
+    }
+
+    #[test]
+    fn every_width_agrees_on_the_squares_they_share() {
+        for squares in [&[0u8, 5, 63][..], &[1, 2], &[63], &[]] {
+            let (n, w, l): (u64, u128, Bitboard256) = (set(squares), set(squares), set(squares));
+            assert_eq!(members(n), squares);
+            assert_eq!(members(w), squares);
+            assert_eq!(members(l), squares);
+            assert_eq!(n.count(), l.count());
+            assert_eq!(n.more_than_one(), l.more_than_one());
+            if !squares.is_empty() {
+                assert_eq!((n.lsb(), n.msb()), (l.lsb(), l.msb()));
+                assert_eq!((w.lsb(), w.msb()), (l.lsb(), l.msb()));
+            }
+        }
+        assert_eq!(
+            (u64::CAPACITY, u128::CAPACITY, Bitboard256::CAPACITY),
+            (64, 128, 256)
+        );
+    }
+}

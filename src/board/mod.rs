@@ -2,10 +2,11 @@
 
 mod bitboard;
 
-pub use bitboard::{Bitboard, Squares};
+pub use bitboard::{Bitboard, Bitboard256, Squares};
 
-/// The most squares a board may have (the widest bitboard).
-pub const MAX_SQUARES: usize = 128;
+/// The most squares a board may have: the widest bitboard, [`Bitboard256`]
+/// (a [`Square`] is a byte, so 256 is also the most squares can be numbered).
+pub const MAX_SQUARES: usize = 256;
 
 /// A square, numbered `rank * cols + file` with rank 0 at sente's side
 /// (the bottom of a diagram) and file 0 at sente's left (file `a`).
@@ -100,7 +101,8 @@ impl Topology {
     }
     /// All squares, in index order.
     pub fn squares(self) -> impl Iterator<Item = Square> {
-        (0..self.len() as u8).map(Square::new)
+        // `len()` may be 256, one more than a byte holds.
+        (0..self.len()).map(|i| Square::new(i as u8))
     }
 
     /// A square's USI name: file number from sente's right, rank letter

@@ -10,8 +10,9 @@ mod tt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::Bitboard;
+use crate::board::{Bitboard, MAX_SQUARES};
 use crate::position::{AnyPosition, Move, Position};
+use crate::rules::MAX_ROLES;
 use crate::with_position;
 
 pub use eval::evaluate;
@@ -108,7 +109,7 @@ impl Engine {
         Engine {
             table: Table::new(megabytes),
             killers: [[None; 2]; MAX_PLY],
-            history: vec![0; 1 << 16],
+            history: vec![0; HISTORY_SIZE],
         }
     }
 
@@ -390,11 +391,17 @@ impl Engine {
     }
 }
 
+/// One history entry per (from, to, promotion) of a board move, then one per
+/// (role, to) of a drop, on the largest board.
+const HISTORY_SIZE: usize = 2 * MAX_SQUARES * MAX_SQUARES + MAX_ROLES * MAX_SQUARES;
+
 fn history_index(m: Move) -> usize {
     match m {
         Move::Normal { from, to, promote } => {
-            (from.index() << 8 | to.index()) << 1 | promote as usize
+            (from.index() * MAX_SQUARES + to.index()) * 2 + promote as usize
         }
-        Move::Drop { role, to } => (1 << 15) | (role.index() << 8 | to.index()),
+        Move::Drop { role, to } => {
+            2 * MAX_SQUARES * MAX_SQUARES + role.index() * MAX_SQUARES + to.index()
+        }
     }
 }

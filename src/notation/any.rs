@@ -16,6 +16,7 @@ impl AnyPosition {
         Ok(match game {
             Game::Narrow(r) => Position::from_moves(r, setup, moves)?.into(),
             Game::Wide(r) => Position::from_moves(r, setup, moves)?.into(),
+            Game::Large(r) => Position::from_moves(r, setup, moves)?.into(),
         })
     }
 

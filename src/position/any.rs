@@ -3,7 +3,7 @@
 //! the CLI) names no width.
 
 use super::{Game, IllegalMove, Move, Outcome, Piece, Position, PositionError};
-use crate::board::{Color, Square, Topology};
+use crate::board::{Bitboard256, Color, Square, Topology};
 use crate::rules::{Role, RoleInfo};
 use crate::setup::Setup;
 
@@ -18,6 +18,8 @@ pub enum AnyPosition {
     Narrow(Position<u64>),
     /// Up to 128 squares.
     Wide(Position<u128>),
+    /// Up to 256 squares.
+    Large(Position<Bitboard256>),
 }
 
 /// Runs a block with `$pos` bound to the concrete `Position<B>` inside an
@@ -28,6 +30,7 @@ macro_rules! with_position {
         match $any {
             $crate::position::AnyPosition::Narrow($pos) => $body,
             $crate::position::AnyPosition::Wide($pos) => $body,
+            $crate::position::AnyPosition::Large($pos) => $body,
         }
     };
 }
@@ -44,12 +47,19 @@ impl From<Position<u128>> for AnyPosition {
     }
 }
 
+impl From<Position<Bitboard256>> for AnyPosition {
+    fn from(p: Position<Bitboard256>) -> AnyPosition {
+        AnyPosition::Large(p)
+    }
+}
+
 impl AnyPosition {
     /// The start position of a game.
     pub fn start(game: &Game) -> AnyPosition {
         match game {
             Game::Narrow(r) => Position::start(r).into(),
             Game::Wide(r) => Position::start(r).into(),
+            Game::Large(r) => Position::start(r).into(),
         }
     }
 
@@ -58,6 +68,7 @@ impl AnyPosition {
         Ok(match game {
             Game::Narrow(r) => Position::new(r, setup)?.into(),
             Game::Wide(r) => Position::new(r, setup)?.into(),
+            Game::Large(r) => Position::new(r, setup)?.into(),
         })
     }
 
@@ -66,6 +77,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Narrow(p) => Game::Narrow(p.shared_rules().clone()),
             AnyPosition::Wide(p) => Game::Wide(p.shared_rules().clone()),
+            AnyPosition::Large(p) => Game::Large(p.shared_rules().clone()),
         }
     }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::Position;
-use crate::board::Bitboard;
+use crate::board::{Bitboard, Bitboard256};
 use crate::rules::{self, Rules};
 use crate::setup::Setup;
 use crate::variant::{self, Problem, Variant, VariantError};
@@ -16,6 +16,8 @@ pub enum Game {
     Narrow(Arc<Rules<u64>>),
     /// Up to 128 squares.
     Wide(Arc<Rules<u128>>),
+    /// Up to [`crate::board::MAX_SQUARES`] (256) squares.
+    Large(Arc<Rules<Bitboard256>>),
 }
 
 impl Game {
@@ -29,10 +31,14 @@ impl Game {
     /// board, and checks that its start is a position of its rules.
     pub fn compile(v: &Variant) -> Result<Game, VariantError> {
         let t = &v.engine.topology;
-        if (t.rows as u64) * (t.cols as u64) <= 64 {
+        // A board beyond the widest bitboard is refused by the validator.
+        let squares = (t.rows as u64) * (t.cols as u64);
+        if squares <= u64::BITS as u64 {
             Ok(Game::Narrow(checked(v, rules::compile(v))?))
-        } else {
+        } else if squares <= u128::BITS as u64 {
             Ok(Game::Wide(checked(v, rules::compile(v))?))
+        } else {
+            Ok(Game::Large(checked(v, rules::compile(v))?))
         }
     }
 
@@ -41,6 +47,7 @@ impl Game {
         match self {
             Game::Narrow(r) => &r.slug,
             Game::Wide(r) => &r.slug,
+            Game::Large(r) => &r.slug,
         }
     }
 
@@ -49,6 +56,7 @@ impl Game {
         match self {
             Game::Narrow(r) => &r.title,
             Game::Wide(r) => &r.title,
+            Game::Large(r) => &r.title,
         }
     }
 
@@ -57,6 +65,7 @@ impl Game {
         match self {
             Game::Narrow(r) => &r.start,
             Game::Wide(r) => &r.start,
+            Game::Large(r) => &r.start,
         }
     }
 }
@@ -86,6 +95,7 @@ macro_rules! with_rules {
         match $game {
             $crate::Game::Narrow($rules) => $body,
             $crate::Game::Wide($rules) => $body,
+            $crate::Game::Large($rules) => $body,
         }
     };
 }

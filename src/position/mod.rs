@@ -83,12 +83,18 @@ pub struct Position<B: Bitboard> {
     by_color: [B; 2],
     by_role: [B; MAX_ROLES],
     hands: [[u8; MAX_ROLES]; 2],
-    /// Roles that are royal, as a mask over role indices.
-    royal_roles: u32,
+    /// Roles that are royal, as a mask over role indices (bit `i`: role `i`).
+    royal_roles: RoleMask,
     turn: Color,
     start_move_number: u32,
     states: Vec<State<B>>,
 }
+
+/// A set of roles, one bit per role: it holds [`MAX_ROLES`] of them.
+type RoleMask = u64;
+const _: () = assert!(MAX_ROLES <= RoleMask::BITS as usize);
+// Piece codes `role * 2 + colour + 1` are bytes.
+const _: () = assert!(MAX_ROLES * 2 <= u8::MAX as usize);
 
 #[inline]
 fn code(piece: Piece) -> u8 {

@@ -206,7 +206,7 @@ impl<B: Bitboard> Position<B> {
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| r.royal)
-                .fold(0, |m, (i, _)| m | 1 << i),
+                .fold(0, |m: super::RoleMask, (i, _)| m | 1 << i),
             turn: setup.turn,
             start_move_number: setup.move_number.clamp(1, MAX_MOVE_NUMBER),
             states: Vec::with_capacity(256),

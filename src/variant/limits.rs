@@ -11,7 +11,13 @@ pub const MAX_RANKS: u32 = 26;
 pub const MAX_FILES: u32 = 26;
 
 /// The most piece kinds (promoted sides included) a variant may declare.
-pub const MAX_ROLES: usize = 32;
+///
+/// A position stores a piece as the byte `role * 2 + colour + 1` (0 is an
+/// empty square), so a byte would allow 127 roles; 64 keeps the set of royal
+/// roles one `u64` mask and a position's per-role tables small (they are
+/// copied whole when the generator looks one move ahead), and it is more than
+/// one-letter names can give: 26 letters, each with a promoted side, make 52.
+pub const MAX_ROLES: usize = 64;
 
 /// How deep parents may nest before the chain is refused.
 pub const MAX_PARENT_DEPTH: usize = 16;

@@ -374,3 +374,51 @@ fn an_output_that_cannot_be_written_exits_with_3() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot write /nonexistent-folder/board.svg"));
 }
+
+/// The test games on 144 and 256 squares (`tests/large/`) through every
+/// command a user would try first; square names beyond file 9 and rank `i`.
+#[test]
+fn large_boards_from_their_files() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    for (file, moves, perft2) in [("large-12x12.md", 52, 2706), ("large-16x16.md", 70, 4773)] {
+        let path = format!("{dir}/tests/large/{file}");
+        let o = koma(&["validate", &path]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        let o = koma(&["moves", "--variant", &path]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        assert_eq!(stdout(&o).lines().count(), moves, "{file}");
+        let o = koma(&["perft", "--variant", &path, "--depth", "2"]);
+        assert_eq!(stdout(&o), format!("total: {perft2}\n"), "{file}");
+        let o = koma(&["svg", "--variant", &path]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        assert!(stdout(&o).contains("<svg"), "{file}: an SVG document");
+    }
+    // 16×16: USI files 1–16 from sente's right, ranks a–p from the top;
+    // Fairy files a–p from the left, ranks 1–16. The nightrider's capture
+    // from e2 to k14 is 12o6c in USI.
+    let path = format!("{dir}/tests/large/large-16x16.md");
+    let usi = stdout(&koma(&["moves", "--variant", &path]));
+    let fairy = stdout(&koma(&["moves", "--variant", &path, "--notation", "fairy"]));
+    for m in ["12o6c", "16n16m", "1n1m", "16p16o"] {
+        assert!(usi.lines().any(|l| l == m), "USI {m}");
+    }
+    for m in ["e2k14", "a3a4", "p3p4", "a1a2"] {
+        assert!(fairy.lines().any(|l| l == m), "Fairy {m}");
+    }
+    let after = |m: &str| stdout(&koma(&["moves", "--variant", &path, "--moves", m]));
+    assert_eq!(after("12o6c"), after("e2k14"));
+    // The captured pawn is in hand, but sente has a pawn on each of the 16 files.
+    let o = koma(&["moves", "--variant", &path, "--moves", "12o6c", "1a1b"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains('*'), "no pawn drop (nifu)");
+    let o = koma(&[
+        "moves",
+        "--variant",
+        &path,
+        "--moves",
+        "12o6c",
+        "1a1b",
+        "6c3i+",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -9,6 +9,19 @@ pub fn tests_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
 }
 
+/// A variant name as the test data write it: a slug stays a slug, a path
+/// (`tests/large/large-16x16.md`) is made absolute from the repository's root.
+pub fn variant_path(name: &str) -> String {
+    if name.ends_with(".md") {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        name.to_string()
+    }
+}
+
 /// Loads a variant, failing the test with the loader's message.
 pub fn game(slug: &str) -> Game {
     Game::load(slug).unwrap_or_else(|e| panic!("{slug}: {e}"))

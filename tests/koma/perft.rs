@@ -1,24 +1,31 @@
 //! The perft suite: every `tests/perft/*.perft` file, entries of
-//! `id` / `variant` / `fen` followed by `perft DEPTH NODES` lines.
+//! `id` / `variant` / `fen` followed by `perft DEPTH NODES` lines. The
+//! variant is a slug, or a file's path from the repository's root
+//! (`tests/large/large-16x16.md`).
 
 use koma::position::Position;
 use koma::setup::Setup;
 use koma::with_rules;
 
-use crate::common::{game, tests_dir};
+use crate::common::{game, tests_dir, variant_path};
 
 /// Counts above this run only on demand (`cargo test --release -- --ignored`).
 const QUICK_NODES: u64 = 5_000_000;
 
-struct Entry {
-    file: String,
-    id: String,
-    variant: String,
-    fen: String,
-    counts: Vec<(u32, u64)>,
+/// One position of a perft file and its counts.
+pub struct Entry {
+    /// The perft file's name.
+    pub file: String,
+    pub id: String,
+    /// A slug, or a variant file's path from the repository's root.
+    pub variant: String,
+    pub fen: String,
+    /// `(depth, nodes)`.
+    pub counts: Vec<(u32, u64)>,
 }
 
-fn entries() -> Vec<Entry> {
+/// Every entry of every perft file, in file order.
+pub fn entries() -> Vec<Entry> {
     let mut out = Vec::new();
     let mut paths: Vec<_> = std::fs::read_dir(tests_dir().join("perft"))
         .expect("tests/perft exists")
@@ -67,7 +74,7 @@ fn run(max_nodes: u64) -> usize {
     let mut failures = Vec::new();
     let mut checked = 0;
     for e in entries() {
-        let g = game(&e.variant);
+        let g = game(&variant_path(&e.variant));
         with_rules!(&g, rules => {
             let setup = Setup::parse_fen(&e.fen).unwrap_or_else(|err| panic!("{} {}: {err}", e.file, e.id));
             let mut pos = Position::new(rules, &setup).unwrap_or_else(|err| panic!("{} {}: {err}", e.file, e.id));

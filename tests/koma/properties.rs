@@ -340,3 +340,84 @@ fn move_fits_in_four_bytes() {
         std::mem::size_of::<Move>()
     );
 }
+
+/// Perft by the reference generator alone (every node's moves from the slow walk).
+fn reference_perft<B: Bitboard>(reference: &Reference, pos: &mut Position<B>, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = reference.moves(pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for mv in moves {
+        pos.play(mv);
+        nodes += reference_perft(reference, pos, depth - 1);
+        pos.undo();
+    }
+    nodes
+}
+
+/// The boards of more than 128 squares (`tests/large/`, on `Bitboard256`):
+/// for every entry of `tests/perft/large-boards.perft` (counts from an
+/// independent Python perft), the reference walk's perft and the table
+/// generator's both give the stored counts, up to `max_nodes` each.
+fn large_boards_match_the_reference(max_nodes: u64) -> usize {
+    let entries: Vec<_> = crate::perft::entries()
+        .into_iter()
+        .filter(|e| e.file == "large-boards.perft")
+        .collect();
+    let mut checked = 0;
+    for e in entries {
+        let path = crate::common::variant_path(&e.variant);
+        let g = game(&path);
+        assert!(
+            matches!(g, koma::Game::Large(_)),
+            "{} runs on Bitboard256",
+            e.variant
+        );
+        with_rules!(&g, rules => {
+            let reference = Reference::new(rules, &path);
+            let setup = Setup::parse_fen(&e.fen).expect("FEN reads");
+            let mut pos = Position::new(rules, &setup).expect("valid position");
+            for &(depth, nodes) in e.counts.iter().filter(|c| c.1 <= max_nodes) {
+                assert_eq!(reference_perft(&reference, &mut pos, depth), nodes, "{}: reference perft {depth}", e.id);
+                assert_eq!(pos.perft(depth), nodes, "{}: perft {depth}", e.id);
+                checked += 1;
+            }
+        });
+    }
+    checked
+}
+
+#[test]
+fn large_boards_match_the_reference_quick() {
+    // Every depth-1 and depth-2 count, and the depth-3 counts of the smaller trees.
+    assert!(large_boards_match_the_reference(400_000) >= 26);
+}
+
+#[test]
+#[ignore = "the reference walk on 2 million leaves: cargo test --release -- --ignored"]
+fn large_boards_match_the_reference_deep() {
+    assert_eq!(large_boards_match_the_reference(u64::MAX), 30);
+}
+
+#[test]
+fn large_boards_random_games_match_the_reference() {
+    for file in ["tests/large/large-12x12.md", "tests/large/large-16x16.md"] {
+        let path = crate::common::variant_path(file);
+        assert!(
+            check_games(&path, 12, 80, 0x5851_f42d_4c95_7f2d) > 500,
+            "{file}: too few positions"
+        );
+    }
+}
+
+#[test]
+fn many_roles_match_the_reference() {
+    // 39 roles, the royal one last (role 38): check and mate detection rely on
+    // a royal mask wider than 32 bits.
+    let path = crate::common::variant_path("tests/large/many-roles.md");
+    assert!(check_games(&path, 10, 80, 0x1405_7b7e_f767_814f) > 500);
+}
