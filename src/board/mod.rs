@@ -105,6 +105,24 @@ impl Topology {
         (0..self.len()).map(|i| Square::new(i as u8))
     }
 
+    /// The square `k` steps of `(dx, dy)` away from `sq` (dx toward file
+    /// `a`'s far side, dy toward gote), if it is on the board: the one seam
+    /// through which move tables see the board's shape.
+    #[inline]
+    pub fn step(self, sq: Square, dx: i32, dy: i32, k: i32) -> Option<Square> {
+        self.square(self.file(sq) as i32 + dx * k, self.rank(sq) as i32 + dy * k)
+    }
+    /// The squares of a file (0-based from sente's left), bottom first.
+    pub fn file_squares(self, file: u8) -> impl Iterator<Item = Square> {
+        (0..self.rows as usize)
+            .map(move |r| Square::new((r * self.cols as usize + file as usize) as u8))
+    }
+    /// Whether square indices grow along the direction `(dx, dy)`.
+    #[inline]
+    pub fn ascending(self, dx: i32, dy: i32) -> bool {
+        dy * self.cols as i32 + dx > 0
+    }
+
     /// A square's USI name: file number from sente's right, rank letter
     /// from the top (`5e`).
     pub fn usi_name(self, sq: Square) -> String {

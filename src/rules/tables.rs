@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::{PromotionRule, Repetition, RepetitionResult, Ride, RoleInfo, Rules};
-use crate::board::{Bitboard, Color, Square, Topology};
+use crate::board::{Bitboard, Color, Topology};
 use crate::dsl::{Mode, Step};
 use crate::setup::Setup;
 use crate::variant::Variant;
@@ -41,10 +41,9 @@ pub(super) fn tables<B: Bitboard>(
         *ray_ids.entry((dx, dy, max)).or_insert_with(|| {
             let id = (rays.len() / n) as u32;
             for sq in topology.squares() {
-                let (f, r) = (topology.file(sq) as i32, topology.rank(sq) as i32);
                 let mut b = B::EMPTY;
                 let mut k = 1;
-                while let Some(to) = topology.square(f + dx * k, r + dy * k) {
+                while let Some(to) = topology.step(sq, dx, dy, k) {
                     if max != 0 && k > max as i32 {
                         break;
                     }
@@ -64,8 +63,7 @@ pub(super) fn tables<B: Bitboard>(
                 let (dx, dy) = orient(color, s);
                 if s.max == 1 {
                     for sq in topology.squares() {
-                        let (f, r) = (topology.file(sq) as i32, topology.rank(sq) as i32);
-                        if let Some(to) = topology.square(f + dx, r + dy) {
+                        if let Some(to) = topology.step(sq, dx, dy, 1) {
                             let table = match s.mode {
                                 Mode::Both => &mut leap_both,
                                 Mode::MoveOnly => &mut leap_move,
@@ -81,7 +79,7 @@ pub(super) fn tables<B: Bitboard>(
                     if !directions.contains(&(dx, dy)) {
                         directions.push((dx, dy));
                     }
-                    let positive = dy * topology.cols as i32 + dx > 0;
+                    let positive = topology.ascending(dx, dy);
                     rides[cr].push(Ride {
                         ray,
                         full,
@@ -101,10 +99,9 @@ pub(super) fn tables<B: Bitboard>(
     let mut between = vec![B::EMPTY; n * n];
     for a in topology.squares() {
         for &(dx, dy) in &directions {
-            let (f, r) = (topology.file(a) as i32, topology.rank(a) as i32);
             let mut path = B::EMPTY;
             let mut k = 1;
-            while let Some(b) = topology.square(f + dx * k, r + dy * k) {
+            while let Some(b) = topology.step(a, dx, dy, k) {
                 between[a.index() * n + b.index()] = path;
                 path |= B::from_square(b);
                 k += 1;
@@ -118,9 +115,9 @@ pub(super) fn tables<B: Bitboard>(
     let z_turn = rng.next();
     let files = (0..topology.cols)
         .map(|f| {
-            (0..topology.rows).fold(B::EMPTY, |b, r| {
-                b | B::from_square(Square::new(r * topology.cols + f))
-            })
+            topology
+                .file_squares(f)
+                .fold(B::EMPTY, |b, sq| b | B::from_square(sq))
         })
         .collect();
 
