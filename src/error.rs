@@ -2,8 +2,7 @@
 
 use thiserror::Error;
 
-use crate::notation::{MoveError, ReplayError};
-use crate::position::PositionError;
+use crate::notation::ReplayError;
 use crate::rules::RulesError;
 use crate::setup::SetupError;
 use crate::variant::VariantError;
@@ -27,22 +26,10 @@ pub enum Error {
         /// What is wrong.
         source: SetupError,
     },
-    /// A FEN or SFEN was read but is not a position of the variant.
-    #[error("the position is not valid for {variant}: {source}")]
-    Position {
-        /// The variant's slug.
-        variant: String,
-        /// Every problem.
-        source: PositionError,
-    },
-    /// A move could not be read or is illegal.
-    #[error("move {number}: {source}")]
-    Move {
-        /// 1-based number of the move in the list given.
-        number: usize,
-        /// What is wrong.
-        source: MoveError,
-    },
+    /// A position (a setup and moves) is not one of the variant: the setup
+    /// breaks its rules, or a move cannot be played.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
     /// An input checked by `validate` is not valid (the details were given).
     #[error("{0}")]
     Invalid(String),
@@ -65,14 +52,5 @@ impl Error {
     pub fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> Error {
         let what = what.into();
         move |source| Error::Io { what, source }
-    }
-}
-
-impl From<ReplayError> for Error {
-    fn from(e: ReplayError) -> Error {
-        match e {
-            ReplayError::Position { variant, source } => Error::Position { variant, source },
-            ReplayError::Move { number, source } => Error::Move { number, source },
-        }
     }
 }
