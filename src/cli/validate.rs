@@ -139,6 +139,11 @@ fn summary<B: koma::board::Bitboard>(rules: &koma::rules::Rules<B>) -> String {
         PromotionRule::Flip => "pieces flip at every move".to_string(),
     };
     let drops = if rules.drops { "drops" } else { "no drops" };
+    let check = if rules.check_wins {
+        ", giving check wins"
+    } else {
+        ""
+    };
     let rep = rules.repetition;
     let result = match rep.result {
         RepetitionResult::Draw => "draw",
@@ -147,7 +152,7 @@ fn summary<B: koma::board::Bitboard>(rules: &koma::rules::Rules<B>) -> String {
         RepetitionResult::RepeaterLoses => "repeater loses",
     };
     format!(
-        "{} — {}×{}, pieces {}{}, {promotion}, {drops}, repetition ×{} {result}",
+        "{} — {}×{}, pieces {}{}, {promotion}, {drops}{check}, repetition ×{} {result}",
         rules.title,
         t.cols,
         t.rows,

@@ -86,9 +86,20 @@ impl<B: Bitboard> Position<B> {
         first.0
     }
 
-    /// Hands every legal move to `out`, until it says it has enough.
+    /// Hands every legal move to `out`, until it says it has enough: none
+    /// once the game is over.
     fn generate_into<S: Sink>(&self, out: &mut S) {
-        if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal().is_some() {
+        if self.checked_out() {
+            return;
+        }
+        self.generate_replies(out);
+    }
+
+    /// The moves of the side to move even where a check it stands in has
+    /// already ended the game (`check_wins`): whether such a check could be
+    /// answered is what makes a drop mate.
+    fn generate_replies<S: Sink>(&self, out: &mut S) {
+        if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal_on_board().is_some() {
             return;
         }
         let rules = &*self.rules;
@@ -294,7 +305,9 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    /// Whether dropping `role` on `to` checkmates the opponent.
+    /// Whether dropping `role` on `to` checkmates the opponent: the check
+    /// has no legal answer (where giving check wins, the check would end the
+    /// game by itself; the drop is still mate only if it could not be answered).
     fn drop_mates(&self, us: Color, role: Role, to: Square) -> bool {
         let them = us.opposite();
         let Some(their_royal) = self.royal_square(them) else {
@@ -306,7 +319,9 @@ impl<B: Bitboard> Position<B> {
         }
         let mut after = self.without_history();
         after.play_unchecked(Move::Drop { role, to });
-        !after.has_legal_move()
+        let mut reply = First(false);
+        after.generate_replies(&mut reply);
+        !reply.0
     }
 
     /// Counts the leaves of the legal move tree `depth` plies deep.

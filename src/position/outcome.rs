@@ -1,5 +1,5 @@
 //! How games end: typed outcomes and reasons, repetition and perpetual
-//! check, no legal move, a royal captured, a try.
+//! check, no legal move, a royal captured, a try, a check that wins.
 
 use std::fmt;
 
@@ -22,6 +22,8 @@ pub enum Reason {
     ReachedLastRank,
     /// The side to move has lost its last royal piece.
     RoyalCaptured,
+    /// The side to move is in check where giving check wins (`check_wins`).
+    Check,
     /// A player resigned.
     Resignation,
 }
@@ -36,6 +38,7 @@ impl Reason {
             Reason::PerpetualCheck => "perpetual check",
             Reason::ReachedLastRank => "reached the last rank",
             Reason::RoyalCaptured => "royal piece captured",
+            Reason::Check => "check",
             Reason::Resignation => "resignation",
         }
     }
@@ -168,9 +171,29 @@ impl<B: Bitboard> Position<B> {
         None
     }
 
-    /// Whether the game ended with the last move: the side to move lost its
-    /// last royal piece, or the opponent's piece reached its last rank safely.
+    /// Whether the game ended with the last move: it gave check where
+    /// giving check wins, the side to move lost its last royal piece, or the
+    /// opponent's piece reached its last rank safely.
     pub(crate) fn terminal(&self) -> Option<Outcome> {
+        if self.checked_out() {
+            return Some(Outcome::Win {
+                winner: self.turn.opposite(),
+                reason: Reason::Check,
+            });
+        }
+        self.terminal_on_board()
+    }
+
+    /// Whether the side to move is in check where giving check wins: then
+    /// the game is over (one flag and the stored checkers: cheap).
+    #[inline]
+    pub(crate) fn checked_out(&self) -> bool {
+        self.rules.check_wins && self.in_check()
+    }
+
+    /// The ends that the pieces on the board decide: the side to move lost
+    /// its last royal piece, or a piece reached its last rank safely.
+    pub(crate) fn terminal_on_board(&self) -> Option<Outcome> {
         let us = self.turn;
         let them = us.opposite();
         if self.royal_roles != 0 && self.royals(us).is_empty() {

@@ -66,6 +66,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.immobile_drops = rules_spec.immobile_drops;
     rules.drop_promoted = rules_spec.drop_promoted;
     rules.check = rules_spec.check;
+    rules.check_wins = rules_spec.check_wins;
     rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
     for row in rules.start.ranks.iter() {
         for p in row.iter().flatten() {

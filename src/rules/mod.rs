@@ -123,6 +123,9 @@ pub struct Rules<B> {
     pub drop_promoted: bool,
     /// Whether a side's last royal may not be left attacked.
     pub check: bool,
+    /// Whether giving check wins at once: a side to move that is in check
+    /// has lost, and has no move.
+    pub check_wins: bool,
     /// Royal pieces of each side in the start position, with the pieces
     /// that may promote to a royal one.
     pub start_royals: [u32; 2],

@@ -133,6 +133,7 @@ pub(super) fn tables<B: Bitboard>(
         immobile_drops: false,
         drop_promoted: false,
         check: true,
+        check_wins: false,
         start_royals: [0; 2],
         has_tries: false,
         last_rank: [B::EMPTY; 2],

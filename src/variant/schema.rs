@@ -132,6 +132,10 @@ pub struct RulesSpec {
     /// Without it, royals may be captured, and losing the last one loses.
     #[serde(default = "yes")]
     pub check: bool,
+    /// Whether giving check wins at once: the side whose move attacks the
+    /// opponent's royal has won, and the game is over (check shogi).
+    #[serde(default)]
+    pub check_wins: bool,
     /// Repetition: how often a position may recur before the game ends.
     #[serde(default)]
     pub repetition: RepetitionSpec,
@@ -146,6 +150,7 @@ impl Default for RulesSpec {
             immobile_drops: false,
             drop_promoted: false,
             check: true,
+            check_wins: false,
             repetition: RepetitionSpec::default(),
         }
     }

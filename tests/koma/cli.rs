@@ -422,3 +422,16 @@ fn large_boards_from_their_files() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn every_alias_plays_its_variant() {
+    let aliases = koma::variant::aliases();
+    assert!(!aliases.is_empty(), "the catalogue declares aliases");
+    for (alias, slug) in aliases {
+        let by_alias = koma(&["moves", "--variant", &alias]);
+        let by_slug = koma(&["moves", "--variant", slug]);
+        assert!(by_alias.status.success(), "{alias}: {}", stderr(&by_alias));
+        assert!(!stdout(&by_slug).is_empty(), "{slug}: no moves");
+        assert_eq!(stdout(&by_alias), stdout(&by_slug), "{alias} is {slug}");
+    }
+}

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use koma::board::Color;
 use koma::engine::{Engine, Limits};
 use koma::notation::{Notation, format_move};
-use koma::position::{Outcome, Position, Reason};
+use koma::position::{AnyPosition, Outcome, Position, Reason};
 use koma::setup::Setup;
 use koma::with_rules;
 
@@ -168,4 +168,88 @@ fn the_engine_respects_its_time() {
         assert!(m.is_some());
         assert!(start.elapsed() < std::time::Duration::from_millis(1500), "took {:?}", start.elapsed());
     });
+}
+
+/// A check shogi position from an SFEN (koma's file `check-shogi`, where
+/// `check_wins` is set), or shogi's for comparison.
+fn sfen_position(slug: &str, sfen: &str) -> AnyPosition {
+    let g = game(slug);
+    AnyPosition::new(&g, &Setup::parse_sfen(sfen).expect("SFEN")).expect("valid")
+}
+
+fn usi(pos: &AnyPosition) -> Vec<String> {
+    let mut list: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.format_move(m, Notation::Usi))
+        .collect();
+    list.sort();
+    list
+}
+
+#[test]
+fn giving_check_wins_and_ends_the_game() {
+    let mut pos = sfen_position("check-shogi", "4k4/9/9/9/9/9/9/9/4K3R b - 1");
+    assert_eq!(pos.outcome(), None);
+    let mv = pos.parse_move("1i1a").expect("legal");
+    pos.try_play(mv).expect("legal");
+    let win = Outcome::Win {
+        winner: Color::Sente,
+        reason: Reason::Check,
+    };
+    assert_eq!(pos.outcome(), Some(win.clone()));
+    assert_eq!(win.to_string(), "sente wins by check");
+    assert!(pos.in_check());
+    assert!(pos.legal_moves().is_empty(), "no move after the end");
+    assert!(!pos.has_legal_move());
+    // The king's capture of the rook answers the check in shogi, not here.
+    assert!(pos.parse_move("5a4a").is_err());
+    // The same move in shogi only checks.
+    let mut shogi = sfen_position("shogi", "4k4/9/9/9/9/9/9/9/4K3R b - 1");
+    let mv = shogi.parse_move("1i1a").expect("legal");
+    shogi.try_play(mv).expect("legal");
+    assert_eq!(shogi.outcome(), None);
+    assert!(!shogi.legal_moves().is_empty());
+}
+
+#[test]
+fn a_position_given_in_check_is_lost_for_the_side_to_move() {
+    // Sente's king is attacked by the rook on its rank.
+    let pos = sfen_position("check-shogi", "4k4/9/9/9/9/9/9/9/4K3r b - 1");
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Gote,
+            reason: Reason::Check
+        })
+    );
+    assert!(pos.legal_moves().is_empty());
+    let shogi = sfen_position("shogi", "4k4/9/9/9/9/9/9/9/4K3r b - 1");
+    assert_eq!(shogi.outcome(), None);
+}
+
+#[test]
+fn a_pawn_drop_check_wins_unless_it_would_mate() {
+    // The king on 1a can take a pawn dropped on 1b: the drop is legal, and
+    // its check wins.
+    let mut pos = sfen_position("check-shogi", "7nk/9/9/9/9/9/9/9/4K4 b P 1");
+    assert!(usi(&pos).contains(&"P*1b".to_string()));
+    let mv = pos.parse_move("P*1b").expect("legal");
+    pos.try_play(mv).expect("legal");
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Sente,
+            reason: Reason::Check
+        })
+    );
+    // With the gold on 2c guarding 1b and 2b (the knight blocks 2a), the
+    // same drop would mate: it is illegal, as in shogi; the gold's check on
+    // 2b wins instead.
+    let pos = sfen_position("check-shogi", "7nk/9/7G1/9/9/9/9/9/4K4 b P 1");
+    let moves = usi(&pos);
+    assert!(!moves.contains(&"P*1b".to_string()), "{moves:?}");
+    assert!(moves.contains(&"2c2b".to_string()));
+    let shogi = sfen_position("shogi", "7nk/9/7G1/9/9/9/9/9/4K4 b P 1");
+    assert!(!usi(&shogi).contains(&"P*1b".to_string()));
 }

@@ -132,7 +132,18 @@ impl Reference {
         })
     }
 
+    /// The legal moves: none once the game is over, also where a check has
+    /// ended it (`check_wins`).
     fn moves<B: Bitboard>(&self, pos: &Position<B>) -> Vec<Move> {
+        if self.spec.check_wins && self.royal_in_danger(pos, pos.turn()) {
+            return Vec::new();
+        }
+        self.replies(pos)
+    }
+
+    /// The moves of the side to move, whether or not a check it stands in
+    /// has already ended the game: what a drop mate is judged by.
+    fn replies<B: Bitboard>(&self, pos: &Position<B>) -> Vec<Move> {
         if self.over(pos) {
             return Vec::new();
         }
@@ -234,7 +245,7 @@ impl Reference {
                     matches!(mv, Move::Drop { role, .. } if rules.role(role).drop_mate_illegal);
                 !(drop_mate
                     && self.royal_in_danger(&after, us.opposite())
-                    && self.moves(&after).is_empty())
+                    && self.replies(&after).is_empty())
             })
             .collect()
     }

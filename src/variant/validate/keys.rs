@@ -32,6 +32,7 @@ pub(super) const RULES: &[&str] = &[
     "immobile_drops",
     "drop_promoted",
     "check",
+    "check_wins",
     "repetition",
 ];
 /// The keys of `engine.rules.repetition`.

@@ -112,6 +112,7 @@ pub fn validate(front: &Value) -> Result<Validated, Vec<Problem>> {
         return Err(vec![Problem::value("engine.setup", message)]);
     };
     c.royals(&engine, &pieces, &start);
+    c.check_wins(&engine, &pieces);
     if !c.problems.is_empty() {
         return Err(c.problems);
     }
@@ -183,11 +184,41 @@ impl Checker {
             );
         }
         self.choice(r, path, "promotion", PROMOTION_RULES);
-        for key in ["drops", "immobile_drops", "drop_promoted", "check"] {
+        for key in [
+            "drops",
+            "immobile_drops",
+            "drop_promoted",
+            "check",
+            "check_wins",
+        ] {
             self.boolean(r, path, key);
         }
         if let Some(rep) = r.get("repetition") {
             self.repetition(rep);
+        }
+    }
+
+    /// `engine.rules.check_wins`: a check can only be given where the
+    /// check rule holds and some piece is royal.
+    fn check_wins(&mut self, spec: &EngineSpec, pieces: &[PieceDef]) {
+        if !spec.rules.check_wins {
+            return;
+        }
+        let path = "engine.rules.check_wins";
+        if !spec.rules.check {
+            self.value(
+                path,
+                format!("{path}: giving check cannot win where engine.rules.check is false (royals may then be attacked and captured, and nobody is in check)"),
+            );
+        }
+        let royal = pieces
+            .iter()
+            .any(|p| p.spec.royal || p.spec.promotion.as_ref().is_some_and(|q| q.royal));
+        if !royal {
+            self.value(
+                path,
+                format!("{path}: no piece is royal, so no move can give check"),
+            );
         }
     }
 

@@ -136,3 +136,29 @@ fn without_royal_pieces_the_start_needs_none() {
     .expect("parses");
     assert_eq!(problems(&front), []);
 }
+
+#[test]
+fn giving_check_wins_only_where_there_is_check() {
+    assert_eq!(
+        problems(&doc("k2/1p1/2K", "", "    check_wins: true\n")),
+        []
+    );
+    assert_eq!(
+        problems(&doc("k2/1p1/2K", "", "    check: false\n    check_wins: true\n")),
+        [(
+            "engine.rules.check_wins".to_string(),
+            "engine.rules.check_wins: giving check cannot win where engine.rules.check is false (royals may then be attacked and captured, and nobody is in check)".to_string()
+        )]
+    );
+    let front: Value = serde_yaml::from_str(
+        "engine:\n  topology: { type: grid, rows: 1, cols: 2 }\n  setup: \"Pp\"\n  pieces:\n    pawn: { letter: P, betza: W }\n  rules: { promotion_zone: 1, check_wins: true }\n",
+    )
+    .expect("parses");
+    assert_eq!(
+        problems(&front),
+        [(
+            "engine.rules.check_wins".to_string(),
+            "engine.rules.check_wins: no piece is royal, so no move can give check".to_string()
+        )]
+    );
+}
