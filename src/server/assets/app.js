@@ -122,6 +122,7 @@ function drawHand(el, color) {
     const div = document.createElement("div");
     div.className = "in-hand " + color;
     div.dataset.role = roles[h.role].name;
+    div.dataset.letter = roles[h.role].letter;
     div.dataset.color = color;
     div.appendChild(pieceImage(h.role));
     if (h.count > 1) {
@@ -313,26 +314,28 @@ async function checkVariant() {
   const list = $("diagnostics");
   try {
     const r = await api("POST", "/api/validate", { text });
-    list.replaceChildren();
+    // Everything is built first and shown at once, so that the list, the
+    // diagram and the piece buttons always speak of the same text.
+    const items = [];
     if (r.ok) {
       const li = document.createElement("li");
       li.className = "ok";
       li.textContent = `ok: ${r.title} (${r.files}×${r.ranks}, ${r.roles.length} roles)`;
-      list.appendChild(li);
+      items.push(li);
       const svg = await api("POST", "/api/diagram", { text });
       const img = document.createElement("img");
       img.src = svgUrl(svg);
       img.alt = "start position";
-      $("diagram").replaceChildren(img);
-      const pieces = $("pieces");
-      pieces.replaceChildren();
-      for (const role of r.roles) {
+      const buttons = r.roles.map((role) => {
         const b = document.createElement("button");
         b.textContent = (role.promoted ? "+" : "") + role.letter + " " + role.name;
         b.title = role.betza;
         b.addEventListener("click", () => showMovement(text, role.name));
-        pieces.appendChild(b);
-      }
+        return b;
+      });
+      if ($("editor-text").value !== text) return; // a newer check is coming
+      $("diagram").replaceChildren(img);
+      $("pieces").replaceChildren(...buttons);
     } else {
       for (const d of r.diagnostics) {
         const li = document.createElement("li");
@@ -344,9 +347,11 @@ async function checkVariant() {
           ? `line ${d.line}, column ${d.column}: ${d.message}\n${d.source_line}\n${caret}`
           : d.message;
         li.addEventListener("click", () => goTo(d.line, d.column));
-        list.appendChild(li);
+        items.push(li);
       }
+      if ($("editor-text").value !== text) return;
     }
+    list.replaceChildren(...items);
   } catch (e) {
     list.replaceChildren();
     const li = document.createElement("li");
