@@ -434,9 +434,15 @@ fn movement_of<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> Str
     let title_h = 0.8 * c;
     let origin = Square::new((t.rows / 2) * t.cols + t.cols / 2);
     let here = B::from_square(origin);
-    let others = rules.all & !here;
     let quiet = rules.targets(Color::Sente, role, origin, here, B::default());
-    let captures = rules.targets(Color::Sente, role, origin, rules.all, others) & others;
+    // A capture is asked of each square alone: an enemy there, nothing else
+    // on the board.
+    let captures = |sq: Square| {
+        let there = B::from_square(sq);
+        rules
+            .targets(Color::Sente, role, origin, here | there, there)
+            .contains(sq)
+    };
     let info = rules.role(role);
     let title = format!("{} ({})", info.name, info.betza);
     let width = (cols * c + 2.0 * margin).max(text_width(&title, 0.4 * c) + 2.0 * margin);
@@ -460,6 +466,7 @@ fn movement_of<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> Str
         "#000000",
         true,
     );
+    s.push('\n');
     let _ = writeln!(
         s,
         r##"<rect x="{x0:.2}" y="{y0:.2}" width="{:.2}" height="{:.2}" fill="#e8c77a" stroke="#333333" stroke-width="2"/>"##,
@@ -482,7 +489,7 @@ fn movement_of<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> Str
     for sq in t.squares() {
         let cx = x0 + (t.file(sq) as f64 + 0.5) * c;
         let cy = y0 + ((t.rows - 1 - t.rank(sq)) as f64 + 0.5) * c;
-        let (m, x) = (quiet.contains(sq), captures.contains(sq));
+        let (m, x) = (quiet.contains(sq), sq != origin && captures(sq));
         let r = 0.18 * c;
         let _ = match (m, x) {
             (true, true) => writeln!(
