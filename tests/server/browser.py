@@ -192,6 +192,36 @@ def play_game(d, variant, moves, shots):
           f"{drops} drops, {promotions} promotions)")
 
 
+def versus_engine(d, variant, moves):
+    """A move against the engine: it answers, with its search shown; flip
+    turns the board; undo takes back both moves."""
+    d.click("#tab-play")
+    select(d, "variant", variant)
+    select(d, "mode", "engine-gote")
+    d.script("document.getElementById('think-time').value = '300'")
+    d.click("#new-game")
+    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 0
+               and d.find(f'.cell[data-sq="{moves[0][:2]}"]'), "the new game")
+    d.click(f'.cell[data-sq="{moves[0][:2]}"]')
+    d.click(f'.cell[data-sq="{moves[0][2:4]}"]')
+    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 2,
+               "the engine's answer")
+    info = d.text("#info")
+    assert re.search(r"depth \d+", info) and "best:" in info, f"engine info: {info!r}"
+    corner = lambda: d.script(
+        "const c = [...document.querySelectorAll('.cell')]"
+        ".find(c => c.style.gridRow === '1' && c.style.gridColumn === '1'); return c.dataset.sq")
+    before = corner()
+    d.click("#flip")
+    after = corner()
+    assert before != after, f"flip left {before} in the corner"
+    d.click("#flip")
+    d.click("#undo")
+    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 0,
+               "both moves taken back")
+    print(f"browser: the engine answered ({info.splitlines()[-1]}); flip put {after} where {before} was; undo")
+
+
 def edit_variant(d, variant, shots):
     d.click("#tab-editor")
     select(d, "editor-base", variant)
@@ -256,6 +286,7 @@ def main():
             d.get(url)
             d.wait(f'#variant option[value="{variant}"]', what="the variant list")
             for step in (lambda: play_game(d, variant, moves, args.shots),
+                         lambda: versus_engine(d, variant, moves),
                          lambda: edit_variant(d, variant, args.shots)):
                 try:
                     step()
