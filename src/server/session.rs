@@ -88,12 +88,6 @@ impl Sessions {
         s.last_used = now;
         Some(f(s))
     }
-
-    /// How many games are kept.
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
 }
 
 fn color_name(c: Color) -> &'static str {
