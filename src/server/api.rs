@@ -366,8 +366,29 @@ fn perft(shared: &Shared, body: &Value) -> Result<Reply, Failure> {
             })? as u32,
     };
     let _slot = shared.slot().ok_or_else(busy)?;
-    let nodes: Vec<u64> = (1..=depth).map(|d| pos.perft(d)).collect();
-    Ok(Reply::json(&json!({"depth": depth, "nodes": nodes})))
+    // perft cannot be stopped once started: each depth is begun only if,
+    // growing as the last one did, it should end within the search time.
+    let budget = shared.config.max_search_time.as_secs_f64();
+    let mut nodes: Vec<u64> = Vec::new();
+    let mut stopped = None;
+    let mut last_time = 0.0;
+    for d in 1..=depth {
+        if let [.., a, b] = nodes[..] {
+            let estimate = last_time * b as f64 / (a.max(1)) as f64;
+            if estimate > budget {
+                stopped = Some(format!(
+                    "depth {d} would take about {estimate:.1} s, more than the {budget:.1} s allowed"
+                ));
+                break;
+            }
+        }
+        let start = std::time::Instant::now();
+        nodes.push(pos.perft(d));
+        last_time = start.elapsed().as_secs_f64();
+    }
+    Ok(Reply::json(
+        &json!({"depth": nodes.len(), "nodes": nodes, "stopped": stopped}),
+    ))
 }
 
 fn busy() -> Failure {

@@ -13,7 +13,17 @@
 //! What is bounded, and how ([`Config`]): request bodies (413 past the
 //! limit), sessions (the least recently used is dropped when full, any left
 //! unused past the expiry goes), engine searches and perft runs at once (503
-//! when all slots are busy), each search's time and depth, perft's depth.
+//! when all slots are busy), each search's time and depth, perft's depth
+//! (and a depth is begun only if it should end within the search time). A
+//! panic answering a request costs that request a 500, not a worker.
+//!
+//! What tiny_http leaves open, and why it is accepted here: it sets no read
+//! timeout, so a client that sends its headers and then stalls its body
+//! holds one of the workers until it goes; it starts a thread per open
+//! connection; and a failing `accept` (out of file descriptors) stops its
+//! listening thread. For a server that listens on the loopback address by
+//! default these are a local user's own doing; serving a network would want
+//! a proxy in front or an async stack with timeouts.
 //!
 //! The API (JSON unless said; errors are `{"error": "..."}` with a 4xx/5xx
 //! status):
@@ -151,7 +161,12 @@ impl Server {
                 let shared = Arc::clone(&self.shared);
                 std::thread::spawn(move || {
                     while let Ok(req) = http.recv() {
-                        api::handle(&shared, req);
+                        // A bug answering one request must not take a
+                        // worker away: the request dropped unanswered gets
+                        // tiny_http's 500.
+                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            api::handle(&shared, req)
+                        }));
                     }
                 })
             })

@@ -441,3 +441,34 @@ fn variant_text_is_checked_drawn_and_counted() {
             .contains("/api/games")
     );
 }
+
+#[test]
+fn perft_stops_before_a_depth_that_would_outlast_the_time_allowed() {
+    let addr = start(Config {
+        max_search_time: Duration::from_micros(1),
+        ..small()
+    });
+    let (variant, _) = &games()[0];
+    let mut pos = AnyPosition::start(&game(variant));
+    let a = post(
+        addr,
+        "/api/perft",
+        serde_json::json!({"variant": variant, "depth": 4}),
+    );
+    let r = a.json();
+    // Two depths are always counted (the growth is measured on them).
+    assert_eq!(
+        r["nodes"],
+        serde_json::json!([pos.perft(1), pos.perft(2)]),
+        "{}",
+        a.body
+    );
+    assert!(
+        r["stopped"]
+            .as_str()
+            .unwrap()
+            .starts_with("depth 3 would take"),
+        "{}",
+        a.body
+    );
+}

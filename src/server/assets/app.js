@@ -387,7 +387,8 @@ async function perft() {
   $("perft-result").textContent = "counting…";
   try {
     const r = await api("POST", "/api/perft", { text: $("editor-text").value, depth });
-    $("perft-result").textContent = r.nodes.map((n, i) => `${i + 1}: ${n}`).join("  ");
+    $("perft-result").textContent = r.nodes.map((n, i) => `${i + 1}: ${n}`).join("  ") +
+      (r.stopped ? ` (stopped: ${r.stopped})` : "");
   } catch (e) {
     $("perft-result").textContent = e.message;
   }
