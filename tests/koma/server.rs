@@ -433,6 +433,29 @@ fn variant_text_is_checked_drawn_and_counted() {
     );
     assert_eq!(a.json()["nodes"], serde_json::json!(want), "{}", a.body);
 
+    // New games from the posted text, and from a FEN or an SFEN of the game.
+    let a = post(addr, "/api/games", serde_json::json!({"text": text}));
+    assert_eq!(a.json()["variant"]["slug"], variant.as_str(), "{}", a.body);
+    let (_, moves) = &games()[0];
+    let mut pos = AnyPosition::start(&game(variant));
+    for mv in &moves[..4] {
+        pos.try_play(pos.parse_move(mv).unwrap()).unwrap();
+    }
+    for key in ["fen", "sfen"] {
+        let setup = if key == "fen" { pos.fen() } else { pos.sfen() };
+        let a = post(
+            addr,
+            "/api/games",
+            serde_json::json!({"variant": variant, key: setup, "moves": [&moves[4]]}),
+        );
+        let state = a.json();
+        let mut after = pos.clone();
+        after
+            .try_play(after.parse_move(&moves[4]).unwrap())
+            .unwrap();
+        assert_eq!(state["sfen"], after.sfen(), "{key}: {}", a.body);
+    }
+
     let page = request(addr, "GET", "/", b"");
     assert!(page.body.contains("<script src=\"/app.js\">"));
     assert!(

@@ -256,6 +256,35 @@ def edit_variant(d, variant, shots):
                        "perft counts")
     d.screenshot(os.path.join(shots, "editor.png"))
     print(f"browser: editor movement diagram drawn, perft {perft}")
+    d.click("#editor-play")
+    wait_until(lambda: d.script("return document.getElementById('play').classList.contains('active')")
+               and d.script("return document.getElementById('variant').value") == "(editor)"
+               and d.find(".cell"), "the editor's variant in play")
+    print("browser: 'Play this' started a game of the editor's text")
+
+
+def from_sfen(d, variant, moves):
+    """A new game from an SFEN typed in: the position shown is that one."""
+    d.click("#tab-play")
+    select(d, "variant", variant)
+    select(d, "mode", "people")
+    d.click("#new-game")
+    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 0, "a new game")
+    for mv in moves[:2]:
+        d.click(f'.cell[data-sq="{mv[:2]}"]')
+        d.click(f'.cell[data-sq="{mv[2:4]}"]')
+    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 2, "two moves")
+    sfen = d.script("return document.getElementById('sfen').value")
+    d.click("#new-game")
+    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 0, "a new game")
+    assert d.script("return document.getElementById('sfen').value") != sfen
+    el = d.wait("#setup")
+    d.call("POST", d.s(f"/element/{el}/value"), {"text": sfen})
+    d.click("#new-game")
+    wait_until(lambda: d.script("return document.getElementById('sfen').value") == sfen,
+               f"the position of {sfen}")
+    d.script("document.getElementById('setup').value = ''")
+    print(f"browser: a new game from the SFEN {sfen}")
 
 
 def main():
@@ -287,6 +316,7 @@ def main():
             d.wait(f'#variant option[value="{variant}"]', what="the variant list")
             for step in (lambda: play_game(d, variant, moves, args.shots),
                          lambda: versus_engine(d, variant, moves),
+                         lambda: from_sfen(d, variant, moves),
                          lambda: edit_variant(d, variant, args.shots)):
                 try:
                     step()
