@@ -495,3 +495,47 @@ fn perft_stops_before_a_depth_that_would_outlast_the_time_allowed() {
         a.body
     );
 }
+
+/// `koma serve` as a user starts it: it prints its URL, answers there, and
+/// warns on stderr when the address is not the loopback one.
+fn serve(addr: &str) -> (String, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["serve", "--addr", addr])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("koma serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    let port: u16 = url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let page = request(SocketAddr::from(([127, 0, 0, 1], port)), "GET", "/", b"");
+    assert_eq!(page.status, 200);
+    child.kill().unwrap();
+    let _ = child.wait();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (url, err)
+}
+
+#[test]
+fn koma_serve_prints_its_url_and_warns_off_the_loopback() {
+    let (url, err) = serve("127.0.0.1:0");
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert!(err.is_empty(), "{err}");
+    let (_, err) = serve("0.0.0.0:0");
+    assert!(err.contains("warning"), "{err}");
+}
