@@ -185,7 +185,8 @@ function choosePromotion(promote) {
   const p = pendingPromotion;
   pendingPromotion = null;
   $("promotion").hidden = true;
-  if (p) play(promote ? p.yes : p.no);
+  if (p && promote !== null) play(promote ? p.yes : p.no);
+  else { selected = null; draw(); }
 }
 
 async function play(usi) {
@@ -435,6 +436,10 @@ async function start() {
   $("analyse").addEventListener("click", () => think(false));
   $("promote-yes").addEventListener("click", () => choosePromotion(true));
   $("promote-no").addEventListener("click", () => choosePromotion(false));
+  $("promote-cancel").addEventListener("click", () => choosePromotion(null));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && pendingPromotion) choosePromotion(null);
+  });
   $("editor-text").addEventListener("input", editorChanged);
   $("editor-load").addEventListener("click", loadIntoEditor);
   $("editor-play").addEventListener("click", playEditorVariant);
