@@ -210,7 +210,7 @@ def versus_engine(d, variant, moves):
     assert re.search(r"depth \d+", info) and "best:" in info, f"engine info: {info!r}"
     corner = lambda: d.script(
         "const c = [...document.querySelectorAll('.cell')]"
-        ".find(c => c.style.gridRow === '1' && c.style.gridColumn === '1'); return c.dataset.sq")
+        ".find(c => c.style.gridRow === '2' && c.style.gridColumn === '1'); return c.dataset.sq")
     before = corner()
     d.click("#flip")
     after = corner()

@@ -63,7 +63,10 @@ function draw() {
   const board = $("board");
   const size = Math.max(26, Math.min(64, Math.floor(560 / Math.max(game.files, game.ranks))));
   document.documentElement.style.setProperty("--cell", size + "px");
-  board.style.gridTemplateColumns = `repeat(${game.files}, var(--cell))`;
+  // Square names around the board: file numbers above, rank letters on the
+  // right, read from the squares themselves so any size and either side up.
+  board.style.gridTemplateColumns = `repeat(${game.files}, var(--cell)) calc(var(--cell) * 0.5)`;
+  board.style.gridTemplateRows = `calc(var(--cell) * 0.5) repeat(${game.ranks}, var(--cell))`;
   board.parentElement.classList.toggle("flipped", flipped);
   board.replaceChildren();
   const targets = new Map();
@@ -81,7 +84,9 @@ function draw() {
     const x = flipped ? game.files - 1 - c.x : c.x;
     const y = flipped ? game.ranks - 1 - c.y : c.y;
     cell.style.gridColumn = x + 1;
-    cell.style.gridRow = y + 1;
+    cell.style.gridRow = y + 2;
+    if (y === 0) label(board, c.sq.match(/^\d+/)[0], 1, x + 1);
+    if (x === 0) label(board, c.sq.match(/[a-z]+$/)[0], y + 2, game.files + 1);
     if (c.piece) {
       cell.classList.add(c.piece.color, "occupied");
       cell.dataset.piece = roles[c.piece.role].name;
@@ -113,6 +118,15 @@ function draw() {
   }
   list.scrollTop = list.scrollHeight;
   $("sfen").value = game.sfen;
+}
+
+function label(board, text, row, column) {
+  const el = document.createElement("div");
+  el.className = "coord";
+  el.textContent = text;
+  el.style.gridRow = row;
+  el.style.gridColumn = column;
+  board.appendChild(el);
 }
 
 function drawHand(el, color) {
