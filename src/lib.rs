@@ -7,7 +7,7 @@
 //! inheritance, the validator), [`rules`] (the compiled tables), [`position`]
 //! (positions, move generation, outcomes; [`Game`] and
 //! [`position::AnyPosition`] over the bitboard widths), [`notation`],
-//! [`error`], [`engine`], [`render`], [`record`], [`protocol`], [`play`]. A
+//! [`error`], [`engine`], [`render`], [`record`], [`protocol`], [`play`], [`server`]. A
 //! test (`tests/koma/layers.rs`) holds them to it.
 //!
 //! ```
@@ -32,6 +32,7 @@ pub mod protocol;
 pub mod record;
 pub mod render;
 pub mod rules;
+pub mod server;
 pub mod setup;
 pub mod text;
 pub mod variant;

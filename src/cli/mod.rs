@@ -6,6 +6,7 @@ mod list;
 mod moves;
 mod perft;
 mod play;
+mod serve;
 mod svg;
 mod validate;
 
@@ -48,6 +49,8 @@ enum Command {
     Moves(moves::MovesArgs),
     /// Count the leaf nodes of the legal move tree (perft).
     Perft(perft::PerftArgs),
+    /// Play, analyse and write variants in the browser (a local web server).
+    Serve(serve::ServeArgs),
 }
 
 /// Move notation for output (input accepts both).
@@ -126,6 +129,7 @@ pub fn main() -> ExitCode {
         Command::Usi(a) => protocol(Dialect::Usi, &a.variant),
         Command::Uci(a) => protocol(Dialect::Uci, &a.variant),
         Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out.lock()),
+        Command::Serve(args) => serve::run(&args, &mut out.lock()),
     };
     match result.and_then(|()| out.flush().map_err(Error::io("write the output"))) {
         Ok(()) => ExitCode::SUCCESS,

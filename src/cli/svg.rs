@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
-use koma::render::{Labels, SvgOptions, start_diagram, svg};
+use koma::render::{Labels, SvgOptions, movement_svg, start_diagram, svg};
 use koma::{Error, variant};
 
 use super::PositionArgs;
@@ -35,6 +35,10 @@ pub struct SvgArgs {
     /// The caption (default: the variant's title).
     #[arg(long)]
     title: Option<String>,
+    /// Draw how this piece moves (a name or a letter, `+` before a promoted
+    /// one's) on an empty board instead of the position.
+    #[arg(long, value_name = "NAME", conflicts_with = "all")]
+    piece: Option<String>,
 }
 
 fn write_file(path: &str, text: &str) -> Result<(), Error> {
@@ -58,14 +62,27 @@ pub fn run(args: &SvgArgs, out: &mut dyn Write) -> Result<(), Error> {
     }
     let game = args.pos.game()?;
     let pos = args.pos.position(&game)?;
-    let text = svg(
-        &pos,
-        &SvgOptions {
-            labels,
-            title: args.title.clone(),
-            cell_size: None,
-        },
-    );
+    let text = match &args.piece {
+        Some(name) => {
+            let role = pos.role_by_name(name).ok_or_else(|| {
+                let names: Vec<&str> = pos.roles().iter().map(|r| r.name.as_str()).collect();
+                Error::Usage(format!(
+                    "no piece '{name}' in {}: its pieces are {}",
+                    pos.slug(),
+                    names.join(", ")
+                ))
+            })?;
+            movement_svg(&pos, role, labels)
+        }
+        None => svg(
+            &pos,
+            &SvgOptions {
+                labels,
+                title: args.title.clone(),
+                cell_size: None,
+            },
+        ),
+    };
     match &args.output {
         Some(path) => write_file(path, &text),
         None => out

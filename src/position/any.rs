@@ -174,4 +174,25 @@ impl AnyPosition {
     pub fn perft(&mut self, depth: u32) -> u64 {
         with_position!(self, p => p.perft(depth))
     }
+
+    /// The role a name or a letter (`+` before a promoted one) stands for.
+    pub fn role_by_name(&self, name: &str) -> Option<Role> {
+        let name = name.trim();
+        let roles = self.roles();
+        let by_name = roles.iter().position(|r| r.name.eq_ignore_ascii_case(name));
+        let by_letter = || {
+            let (promoted, letter) = match name.strip_prefix('+') {
+                Some(l) => (true, l),
+                None => (false, name),
+            };
+            let mut chars = letter.chars();
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                return None;
+            };
+            roles
+                .iter()
+                .position(|r| r.promoted == promoted && r.letter.eq_ignore_ascii_case(&c))
+        };
+        by_name.or_else(by_letter).map(|i| Role(i as u8))
+    }
 }

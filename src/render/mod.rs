@@ -3,5 +3,5 @@
 mod svg;
 mod terminal;
 
-pub use svg::{Labels, SvgOptions, caption, start_diagram, svg};
+pub use svg::{Labels, SvgOptions, caption, movement_svg, piece_svg, start_diagram, svg};
 pub use terminal::{Style, board_text};

@@ -401,3 +401,132 @@ pub fn start_diagram(name: &str, labels: Labels) -> Result<String, crate::Error>
         },
     ))
 }
+
+/// One piece of `role` on its own, sente's way up: the pieces of the
+/// browser's board, drawn like the diagrams' (every glyph a path).
+pub fn piece_svg(pos: &AnyPosition, role: Role, labels: Labels) -> String {
+    with_position!(pos, p => {
+        let rules = p.rules();
+        let (name, kanji) = label(rules, role, labels);
+        let c = 100.0;
+        let mut s = String::from(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="100" height="100" viewBox="0 0 100 100">"#,
+        );
+        piece(&mut s, (50.0, 50.0), c, Color::Sente, &name, kanji, rules.role(role).promoted);
+        s.push_str("</svg>");
+        s
+    })
+}
+
+/// How a role moves: the piece on the middle square of an empty board of
+/// its game's size, seen from sente, each square it reaches marked — a
+/// filled dot where it may move or capture, a ring where it may only
+/// move, a cross where it may only capture.
+pub fn movement_svg(pos: &AnyPosition, role: Role, labels: Labels) -> String {
+    with_position!(pos, p => movement_of(p.rules(), role, labels))
+}
+
+fn movement_of<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> String {
+    let t = rules.topology;
+    let c = 40.0;
+    let (cols, rows) = (t.cols as f64, t.rows as f64);
+    let margin = 0.3 * c;
+    let title_h = 0.8 * c;
+    let origin = Square::new((t.rows / 2) * t.cols + t.cols / 2);
+    let here = B::from_square(origin);
+    let quiet = rules.targets(Color::Sente, role, origin, here, B::default());
+    // A capture is asked of each square alone: an enemy there, nothing else
+    // on the board.
+    let captures = |sq: Square| {
+        let there = B::from_square(sq);
+        rules
+            .targets(Color::Sente, role, origin, here | there, there)
+            .contains(sq)
+    };
+    let info = rules.role(role);
+    let title = format!("{} ({})", info.name, info.betza);
+    let width = (cols * c + 2.0 * margin).max(text_width(&title, 0.4 * c) + 2.0 * margin);
+    let x0 = (width - cols * c) / 2.0;
+    let y0 = title_h;
+    let height = y0 + rows * c + margin;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}">
+<rect width="{width:.0}" height="{height:.0}" fill="#ffffff"/>
+"##
+    );
+    text(
+        &mut s,
+        &title,
+        (width / 2.0, title_h * 0.68),
+        0.4 * c,
+        false,
+        "#000000",
+        true,
+    );
+    s.push('\n');
+    let _ = writeln!(
+        s,
+        r##"<rect x="{x0:.2}" y="{y0:.2}" width="{:.2}" height="{:.2}" fill="#e8c77a" stroke="#333333" stroke-width="2"/>"##,
+        cols * c,
+        rows * c
+    );
+    let mut grid = String::new();
+    for i in 1..t.cols {
+        let x = x0 + i as f64 * c;
+        let _ = write!(grid, "M{x:.2} {y0:.2}V{:.2}", y0 + rows * c);
+    }
+    for i in 1..t.rows {
+        let y = y0 + i as f64 * c;
+        let _ = write!(grid, "M{x0:.2} {y:.2}H{:.2}", x0 + cols * c);
+    }
+    let _ = writeln!(
+        s,
+        r##"<path d="{grid}" stroke="#333333" stroke-width="1" fill="none"/>"##
+    );
+    for sq in t.squares() {
+        let cx = x0 + (t.file(sq) as f64 + 0.5) * c;
+        let cy = y0 + ((t.rows - 1 - t.rank(sq)) as f64 + 0.5) * c;
+        let (m, x) = (quiet.contains(sq), sq != origin && captures(sq));
+        let r = 0.18 * c;
+        let _ = match (m, x) {
+            (true, true) => writeln!(
+                s,
+                r##"<circle class="both" cx="{cx:.2}" cy="{cy:.2}" r="{r:.2}" fill="#1f5fa8"/>"##
+            ),
+            (true, false) => writeln!(
+                s,
+                r##"<circle class="move" cx="{cx:.2}" cy="{cy:.2}" r="{r:.2}" fill="none" stroke="#1f5fa8" stroke-width="3"/>"##
+            ),
+            (false, true) => writeln!(
+                s,
+                r##"<path class="capture" d="M{:.2} {:.2}L{:.2} {:.2}M{:.2} {:.2}L{:.2} {:.2}" stroke="#c0161b" stroke-width="4"/>"##,
+                cx - r,
+                cy - r,
+                cx + r,
+                cy + r,
+                cx - r,
+                cy + r,
+                cx + r,
+                cy - r
+            ),
+            (false, false) => Ok(()),
+        };
+    }
+    let (name, kanji) = label(rules, role, labels);
+    let cx = x0 + (t.file(origin) as f64 + 0.5) * c;
+    let cy = y0 + ((t.rows - 1 - t.rank(origin)) as f64 + 0.5) * c;
+    piece(
+        &mut s,
+        (cx, cy),
+        c,
+        Color::Sente,
+        &name,
+        kanji,
+        info.promoted,
+    );
+    s.push_str("\n</svg>\n");
+    s
+}

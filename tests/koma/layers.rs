@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["record"],
     &["protocol"],
     &["play"],
+    &["server"],
 ];
 
 /// Items of the crate root and the layer they belong to (re-exports and

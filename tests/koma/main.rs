@@ -13,6 +13,7 @@ mod perft;
 mod play;
 mod properties;
 mod robustness;
+mod server;
 mod svg;
 mod validate;
 mod walkthrough;

@@ -133,3 +133,110 @@ fn the_judkins_diagram_shows_what_a_person_expects() {
     }
     assert_eq!(occupied, 14);
 }
+
+/// The squares a movement diagram marks, drawn as a grid from sente's side:
+/// `*` the piece, `o` move or capture, `m` move only, `x` capture only.
+fn marks(text: &str) -> String {
+    let num = |s: &str, key: &str| -> f64 {
+        let at = s.find(&format!(" {key}=\"")).expect(key) + key.len() + 3;
+        s[at..s[at..].find('"').unwrap() + at].parse().unwrap()
+    };
+    let board = text
+        .lines()
+        .find(|l| l.starts_with("<rect x="))
+        .expect("the board");
+    let (x0, y0) = (num(board, "x"), num(board, "y"));
+    let (w, h) = (num(board, "width"), num(board, "height"));
+    let (cols, rows) = ((w / 40.0) as usize, (h / 40.0) as usize);
+    let mut grid = vec![vec!['.'; cols]; rows];
+    let cell = |x: f64, y: f64| (((y - y0) / 40.0) as usize, ((x - x0) / 40.0) as usize);
+    for line in text.lines() {
+        let (mark, (x, y)) = if line.starts_with("<circle class=\"both\"") {
+            ('o', (num(line, "cx"), num(line, "cy")))
+        } else if line.starts_with("<circle class=\"move\"") {
+            ('m', (num(line, "cx"), num(line, "cy")))
+        } else if line.starts_with("<path class=\"capture\"") {
+            let d = &line[line.find("d=\"M").unwrap() + 4..];
+            let mut it = d.split(['L', ' ']).map(|v| v.parse::<f64>().unwrap_or(0.0));
+            let (x, y) = (it.next().unwrap(), it.next().unwrap());
+            ('x', (x + 7.2, y + 7.2))
+        } else if line.starts_with("<g><path") && line.contains("#f7e3b5") {
+            let m = &line[line.find("d=\"M").unwrap() + 4..];
+            let mut it = m.split(['L', ' ']).map(|v| v.parse::<f64>().unwrap_or(0.0));
+            let (x, y) = (it.next().unwrap(), it.next().unwrap());
+            ('*', (x, y + 0.44 * 40.0))
+        } else {
+            continue;
+        };
+        let (r, c) = cell(x, y);
+        grid[r][c] = mark;
+    }
+    grid.iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| format!("{c} "))
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+                + "\n"
+        })
+        .collect()
+}
+
+fn piece_diagram(variant: &str, piece: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["svg", "--variant", variant, "--piece", piece])
+        .output()
+        .expect("koma runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn movement_diagrams_mark_each_square_a_piece_reaches() {
+    let rook = piece_diagram("judkins-shogi", "rook");
+    assert_eq!(
+        marks(&rook),
+        "\
+. . . o . .
+. . . o . .
+o o o * o o
+. . . o . .
+. . . o . .
+. . . o . .
+"
+    );
+    // By letter; a promoted one with `+`.
+    assert_eq!(
+        marks(&piece_diagram("judkins-shogi", "+B")),
+        "\
+. o . . . o
+. . o o o .
+. . o * o .
+. . o o o .
+. o . . . o
+o . . . . .
+"
+    );
+    assert_eq!(
+        marks(&piece_diagram("judkins-shogi", "N")),
+        "\
+. . o . o .
+. . . . . .
+. . . * . .
+. . . . . .
+. . . . . .
+. . . . . .
+"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["svg", "--variant", "judkins-shogi", "--piece", "lance"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("its pieces are king"));
+}

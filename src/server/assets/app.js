@@ -1,0 +1,481 @@
+// koma's page: talks to the JSON API of `koma serve`, draws any board size
+// from the position it is sent, and edits variant files with live checks.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+let game = null;      // the last state from the server
+let roles = [];       // the game's roles: name, letter, svg
+let flipped = false;
+let selected = null;  // {from: "7g"} or {drop: roleIndex}
+let thinking = null;  // AbortController of a running search
+let pendingPromotion = null;
+let editorTimer = null;
+let editorTextInGame = null; // variant text the current game was made from
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.body = JSON.stringify(body);
+    opts.headers["Content-Type"] = "application/json";
+  }
+  const res = await fetch(path, opts);
+  const type = res.headers.get("Content-Type") || "";
+  if (!res.ok) {
+    let message = res.status + " " + res.statusText;
+    if (type.startsWith("application/json")) {
+      message = (await res.json()).error || message;
+    }
+    throw new Error(message);
+  }
+  if (type.startsWith("application/json")) return res.json();
+  return res.text();
+}
+
+function showError(e) {
+  $("error").textContent = e ? (e.message || String(e)) : "";
+}
+
+function svgUrl(svg) {
+  return "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+}
+
+function pieceImage(role) {
+  const img = document.createElement("img");
+  const r = roles[role];
+  img.src = svgUrl(r.svg);
+  img.alt = r.name;
+  img.title = r.name;
+  return img;
+}
+
+// ---- the board -----------------------------------------------------------
+
+function setState(state) {
+  if (state.roles) roles = state.roles;
+  game = state;
+  selected = null;
+  draw();
+}
+
+function draw() {
+  if (!game) return;
+  const board = $("board");
+  const size = Math.max(26, Math.min(64, Math.floor(560 / Math.max(game.files, game.ranks))));
+  document.documentElement.style.setProperty("--cell", size + "px");
+  // Square names around the board: file numbers above, rank letters on the
+  // right, read from the squares themselves so any size and either side up.
+  board.style.gridTemplateColumns = `repeat(${game.files}, var(--cell)) calc(var(--cell) * 0.5)`;
+  board.style.gridTemplateRows = `calc(var(--cell) * 0.5) repeat(${game.ranks}, var(--cell))`;
+  board.parentElement.classList.toggle("flipped", flipped);
+  board.replaceChildren();
+  const targets = new Map();
+  for (const m of game.moves) {
+    if (selected && ((selected.from !== undefined && m.from === selected.from) ||
+                     (selected.drop !== undefined && m.drop === selected.drop))) {
+      targets.set(m.to, true);
+    }
+  }
+  const last = game.last_move;
+  for (const c of game.board) {
+    const cell = document.createElement("div");
+    cell.className = "cell";
+    cell.dataset.sq = c.sq;
+    const x = flipped ? game.files - 1 - c.x : c.x;
+    const y = flipped ? game.ranks - 1 - c.y : c.y;
+    cell.style.gridColumn = x + 1;
+    cell.style.gridRow = y + 2;
+    if (y === 0) label(board, c.sq.match(/^\d+/)[0], 1, x + 1);
+    if (x === 0) label(board, c.sq.match(/[a-z]+$/)[0], y + 2, game.files + 1);
+    if (c.piece) {
+      cell.classList.add(c.piece.color, "occupied");
+      cell.dataset.piece = roles[c.piece.role].name;
+      cell.appendChild(pieceImage(c.piece.role));
+    }
+    if (last && (last.from === c.sq || last.to === c.sq)) cell.classList.add("last");
+    if (game.check.includes(c.sq)) cell.classList.add("check");
+    if (selected && selected.from === c.sq) cell.classList.add("selected");
+    if (targets.has(c.sq)) cell.classList.add("target");
+    cell.addEventListener("click", () => clickSquare(c));
+    board.appendChild(cell);
+  }
+  drawHand($("hand-top"), flipped ? "sente" : "gote");
+  drawHand($("hand-bottom"), flipped ? "gote" : "sente");
+  $("title").textContent = game.variant.title;
+  let status = `${game.turn} to move`;
+  if (game.in_check && !game.outcome) status += " — check";
+  if (thinking) status += " (engine thinking…)";
+  $("status").textContent = status;
+  const result = $("result");
+  result.hidden = !game.outcome;
+  result.textContent = game.outcome ? game.outcome.text : "";
+  const list = $("moves");
+  list.replaceChildren();
+  for (const m of game.history) {
+    const li = document.createElement("li");
+    li.textContent = m;
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+  $("sfen").value = game.sfen;
+}
+
+function label(board, text, row, column) {
+  const el = document.createElement("div");
+  el.className = "coord";
+  el.textContent = text;
+  el.style.gridRow = row;
+  el.style.gridColumn = column;
+  board.appendChild(el);
+}
+
+function drawHand(el, color) {
+  el.replaceChildren();
+  el.dataset.color = color;
+  for (const h of game.hands[color]) {
+    const div = document.createElement("div");
+    div.className = "in-hand " + color;
+    div.dataset.role = roles[h.role].name;
+    div.dataset.letter = roles[h.role].letter;
+    div.dataset.color = color;
+    div.appendChild(pieceImage(h.role));
+    if (h.count > 1) {
+      const n = document.createElement("span");
+      n.className = "count";
+      n.textContent = h.count;
+      div.appendChild(n);
+    }
+    if (selected && selected.drop === h.role && color === game.turn) div.classList.add("selected");
+    div.addEventListener("click", () => clickHand(color, h.role));
+    el.appendChild(div);
+  }
+}
+
+function humanToMove() {
+  if (!game || game.outcome || thinking) return false;
+  return engineSide() !== game.turn;
+}
+
+function engineSide() {
+  const mode = $("mode").value;
+  if (mode === "engine-gote") return "gote";
+  if (mode === "engine-sente") return "sente";
+  return null;
+}
+
+function clickHand(color, role) {
+  if (!humanToMove() || color !== game.turn) return;
+  selected = selected && selected.drop === role ? null : { drop: role };
+  draw();
+}
+
+function clickSquare(c) {
+  if (!humanToMove()) return;
+  if (selected) {
+    const choices = game.moves.filter((m) => m.to === c.sq &&
+      (selected.from !== undefined ? m.from === selected.from : m.drop === selected.drop));
+    if (choices.length === 1) return play(choices[0].usi);
+    if (choices.length > 1) return askPromotion(choices);
+  }
+  if (c.piece && c.piece.color === game.turn && game.moves.some((m) => m.from === c.sq)) {
+    selected = selected && selected.from === c.sq ? null : { from: c.sq };
+  } else {
+    selected = null;
+  }
+  draw();
+}
+
+function askPromotion(choices) {
+  const yes = choices.find((m) => m.promote);
+  const no = choices.find((m) => !m.promote);
+  if (!yes || !no) return play(choices[0].usi);
+  pendingPromotion = { yes: yes.usi, no: no.usi };
+  $("promote-yes").textContent = "Promote (" + yes.usi + ")";
+  $("promote-no").textContent = "Don't promote (" + no.usi + ")";
+  $("promotion").hidden = false;
+}
+
+function choosePromotion(promote) {
+  const p = pendingPromotion;
+  pendingPromotion = null;
+  $("promotion").hidden = true;
+  if (p && promote !== null) play(promote ? p.yes : p.no);
+  else { selected = null; draw(); }
+}
+
+async function play(usi) {
+  showError(null);
+  try {
+    setState(await api("POST", `/api/games/${game.id}/move`, { move: usi }));
+    maybeEngine();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function maybeEngine() {
+  if (game && !game.outcome && engineSide() === game.turn) think(true);
+}
+
+// ---- the engine: server-sent events read from a streamed response --------
+
+async function think(playIt) {
+  if (!game || game.outcome || thinking) return;
+  const time = parseInt($("think-time").value, 10) || 1000;
+  const depth = parseInt($("think-depth").value, 10);
+  let url = `/api/games/${game.id}/think?time=${time}&play=${playIt ? 1 : 0}`;
+  if (depth > 0) url += `&depth=${depth}`;
+  thinking = new AbortController();
+  draw();
+  $("info").textContent = "";
+  try {
+    const res = await fetch(url, { signal: thinking.signal });
+    if (!res.ok) {
+      const body = await res.json().catch(() => ({}));
+      throw new Error(body.error || res.statusText);
+    }
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let i;
+      while ((i = buffer.indexOf("\n\n")) >= 0) {
+        onEvent(buffer.slice(0, i));
+        buffer = buffer.slice(i + 2);
+      }
+    }
+  } catch (e) {
+    showError(e);
+  } finally {
+    thinking = null;
+    draw();
+  }
+}
+
+function onEvent(block) {
+  let event = "message";
+  let data = "";
+  for (const line of block.split("\n")) {
+    if (line.startsWith("event: ")) event = line.slice(7);
+    else if (line.startsWith("data: ")) data += line.slice(6);
+  }
+  const value = data ? JSON.parse(data) : null;
+  if (event === "info") {
+    const score = value.mate !== null ? `mate ${value.mate}` : `${value.score}`;
+    $("info").textContent = `depth ${value.depth}  score ${score}  nodes ${value.nodes}  ${value.ms} ms\n` +
+      value.pv.join(" ");
+  } else if (event === "bestmove") {
+    $("info").textContent += `\nbest: ${value.move ? value.move.usi : "none"}`;
+  } else if (event === "state") {
+    game = value;
+    selected = null;
+  }
+}
+
+// ---- games ---------------------------------------------------------------
+
+async function newGame(body) {
+  showError(null);
+  if (thinking) thinking.abort();
+  const setup = $("setup").value.trim();
+  if (setup) {
+    // An SFEN names the side to move with b/w after the board; a FEN with w/b too,
+    // but its board has '[' hands or more fields: let the server tell them apart.
+    if (/^\S+ [bw] \S+ \d+$/.test(setup)) body.sfen = setup;
+    else body.fen = setup;
+  }
+  try {
+    setState(await api("POST", "/api/games", body));
+    $("info").textContent = "";
+    maybeEngine();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function newGameFromControls() {
+  const v = $("variant").value;
+  if (v === "(editor)" && editorTextInGame) newGame({ text: editorTextInGame });
+  else newGame({ variant: v });
+}
+
+async function undo() {
+  if (!game || thinking) return;
+  showError(null);
+  try {
+    let state = await api("POST", `/api/games/${game.id}/undo`);
+    if (engineSide() === state.turn && state.history.length > 0) {
+      state = await api("POST", `/api/games/${game.id}/undo`);
+    }
+    state.roles = roles;
+    setState(state);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// ---- the editor ----------------------------------------------------------
+
+function editorChanged() {
+  clearTimeout(editorTimer);
+  editorTimer = setTimeout(checkVariant, 300);
+}
+
+async function checkVariant() {
+  const text = $("editor-text").value;
+  const list = $("diagnostics");
+  try {
+    const r = await api("POST", "/api/validate", { text });
+    // Everything is built first and shown at once, so that the list, the
+    // diagram and the piece buttons always speak of the same text.
+    const items = [];
+    if (r.ok) {
+      const li = document.createElement("li");
+      li.className = "ok";
+      li.textContent = `ok: ${r.title} (${r.files}×${r.ranks}, ${r.roles.length} roles)`;
+      items.push(li);
+      const svg = await api("POST", "/api/diagram", { text });
+      const img = document.createElement("img");
+      img.src = svgUrl(svg);
+      img.alt = "start position";
+      const buttons = r.roles.map((role) => {
+        const b = document.createElement("button");
+        b.textContent = (role.promoted ? "+" : "") + role.letter + " " + role.name;
+        b.title = role.betza;
+        b.addEventListener("click", () => showMovement(text, role.name));
+        return b;
+      });
+      if ($("editor-text").value !== text) return; // a newer check is coming
+      $("diagram").replaceChildren(img);
+      $("pieces").replaceChildren(...buttons);
+    } else {
+      for (const d of r.diagnostics) {
+        const li = document.createElement("li");
+        li.className = "diagnostic";
+        li.dataset.line = d.line;
+        li.dataset.column = d.column;
+        const caret = " ".repeat(Math.max(0, d.column - 1)) + "^".repeat(Math.max(1, d.len));
+        li.textContent = d.line > 0
+          ? `line ${d.line}, column ${d.column}: ${d.message}\n${d.source_line}\n${caret}`
+          : d.message;
+        li.addEventListener("click", () => goTo(d.line, d.column));
+        items.push(li);
+      }
+      if ($("editor-text").value !== text) return;
+    }
+    list.replaceChildren(...items);
+  } catch (e) {
+    list.replaceChildren();
+    const li = document.createElement("li");
+    li.textContent = e.message;
+    list.appendChild(li);
+  }
+}
+
+function goTo(line, column) {
+  const ta = $("editor-text");
+  const lines = ta.value.split("\n");
+  let offset = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
+  offset += Math.max(0, column - 1);
+  ta.focus();
+  ta.setSelectionRange(offset, offset + 1);
+}
+
+async function showMovement(text, name) {
+  try {
+    const svg = await api("POST", "/api/piece", { text, piece: name });
+    const img = document.createElement("img");
+    img.src = svgUrl(svg);
+    img.alt = name + " movement";
+    $("movement").replaceChildren(img);
+  } catch (e) {
+    $("movement").textContent = e.message;
+  }
+}
+
+async function perft() {
+  const depth = parseInt($("perft-depth").value, 10) || 3;
+  $("perft-result").textContent = "counting…";
+  try {
+    const r = await api("POST", "/api/perft", { text: $("editor-text").value, depth });
+    $("perft-result").textContent = r.nodes.map((n, i) => `${i + 1}: ${n}`).join("  ") +
+      (r.stopped ? ` (stopped: ${r.stopped})` : "");
+  } catch (e) {
+    $("perft-result").textContent = e.message;
+  }
+}
+
+async function loadIntoEditor() {
+  try {
+    $("editor-text").value = await api("GET", `/api/variants/${$("editor-base").value}`);
+    checkVariant();
+  } catch (e) {
+    $("diagnostics").textContent = e.message;
+  }
+}
+
+function playEditorVariant() {
+  editorTextInGame = $("editor-text").value;
+  const select = $("variant");
+  if (![...select.options].some((o) => o.value === "(editor)")) {
+    const o = document.createElement("option");
+    o.value = "(editor)";
+    o.textContent = "(from the editor)";
+    select.appendChild(o);
+  }
+  select.value = "(editor)";
+  showPanel("play");
+  newGame({ text: editorTextInGame });
+}
+
+function showPanel(name) {
+  for (const p of document.querySelectorAll(".panel")) p.classList.toggle("active", p.id === name);
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.panel === name);
+}
+
+// ---- start ---------------------------------------------------------------
+
+async function start() {
+  for (const t of document.querySelectorAll(".tab")) {
+    t.addEventListener("click", () => showPanel(t.dataset.panel));
+  }
+  $("new-game").addEventListener("click", newGameFromControls);
+  $("undo").addEventListener("click", undo);
+  $("flip").addEventListener("click", () => { flipped = !flipped; draw(); });
+  $("engine-move").addEventListener("click", () => think(true));
+  $("analyse").addEventListener("click", () => think(false));
+  $("promote-yes").addEventListener("click", () => choosePromotion(true));
+  $("promote-no").addEventListener("click", () => choosePromotion(false));
+  $("promote-cancel").addEventListener("click", () => choosePromotion(null));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && pendingPromotion) choosePromotion(null);
+  });
+  $("editor-text").addEventListener("input", editorChanged);
+  $("editor-load").addEventListener("click", loadIntoEditor);
+  $("editor-play").addEventListener("click", playEditorVariant);
+  $("perft").addEventListener("click", perft);
+  try {
+    const variants = await api("GET", "/api/variants");
+    for (const v of variants) {
+      for (const select of [$("variant"), $("editor-base")]) {
+        const o = document.createElement("option");
+        o.value = v.slug;
+        o.textContent = `${v.title} (${v.files}×${v.ranks})`;
+        select.appendChild(o);
+      }
+    }
+    const first = variants[0].slug;
+    $("variant").value = first;
+    $("editor-base").value = first;
+    await newGame({ variant: first });
+    await loadIntoEditor();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+start();
