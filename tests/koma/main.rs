@@ -12,6 +12,7 @@ mod perft;
 mod play;
 mod properties;
 mod robustness;
+mod shogiops;
 mod svg;
 mod validate;
 mod walkthrough;
