@@ -14,6 +14,7 @@ mod play;
 mod properties;
 mod robustness;
 mod server;
+mod shogiops;
 mod svg;
 mod validate;
 mod walkthrough;

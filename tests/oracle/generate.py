@@ -23,6 +23,15 @@ pawn drop that does not land in front of the enemy king is answered "gives
 no check" without asking FS (exact: a drop uncovers no line), and the last
 legal_moves() answer is reused.
 
+Variants not built into pyffish (gorogoroplus) are loaded from their
+variants.ini definition (VARIANTS_INI, Fairy-Stockfish's own), and the oracle's
+table of pawn-drop-mate variants is completed where its rules say so
+(MORE_DROP_MATE_ILLEGAL). In check shogi (CHECK_COUNTING), FS counts checks:
+the move that gives check ends the game (legal_moves() is then empty; the
+position is kept, in check with no legal move), FENs are written without FS's
+check counter, and the oracle's drop-mate test is asked with the counter put
+back (class ChecksReset), as a drop mate is a check that cannot be answered.
+
 Files written (slug = koma's variant name; FS = Fairy-Stockfish variant name):
   <slug>.tsv       one position a line:
                    <fen> TAB <in_check 0|1> TAB <legal moves, space-separated>
@@ -48,13 +57,16 @@ there is one, else a uniformly random legal move, so that hands fill
 and pieces promote. A game stops at a position with no legal move, at one FS
 calls an immediate game end (dobutsu: lion captured or lion safely on the
 far rank; sho shogi: last king/prince captured; such positions are not
-recorded), or after MAX_PLIES. Every position is looked up from its FEN alone
-(no move history). Distinct positions (FEN without the move counters) go
+recorded; check shogi: a check, recorded as said above), or after
+MAX_PLIES. Every position is looked up from its FEN alone (no move history;
+in check shogi the FEN's check counter says whether a check was given).
+Distinct positions (FEN without the move counters) go
 into a pool; from it the file takes every mate (up to 15 % of the target),
 positions in check (up to 25 %), then a seeded random sample of the rest,
 preferring positions with pieces in hand or promoted pieces; the lines come
 out in the order the games visited them. Positions given by hand (EXTRA,
-e.g. a pawn-drop-mate position in judkins) are added at the end.
+e.g. a pawn-drop-mate position in judkins, shogi's drop-mate positions read
+as check shogi) are added at the end.
 
 Drop-mate positions are those met in the games above (at most
 DROPMATE_PER_GAME per game, as a random game can sit in one mating net for
@@ -80,14 +92,40 @@ SLUG = {
     "judkins": "judkins-shogi", "shogi": "shogi", "minishogi": "minishogi",
     "gorogoro": "gorogoro-shogi", "euroshogi": "euroshogi", "yarishogi": "yari-shogi",
     "torishogi": "tori-shogi", "dobutsu": "dobutsu-shogi", "kyotoshogi": "kyoto-shogi",
-    "shoshogi": "sho-shogi",
+    "shoshogi": "sho-shogi", "okisakishogi": "okisaki-shogi", "gorogoroplus": "gorogoro-plus",
+    "checkshogi": "check-shogi",
 }
-DROP_MATE_VARIANTS = ["judkins", "shogi", "minishogi", "gorogoro", "euroshogi", "torishogi"]
+DROP_MATE_VARIANTS = ["judkins", "shogi", "minishogi", "gorogoro", "euroshogi", "torishogi",
+                      "okisakishogi", "gorogoroplus"]
+# Variants the oracle (fsoracle.py) does not list in its DROP_MATE_ILLEGAL but
+# whose pawn may not be dropped to mate, as their rules say (Fairy-Stockfish:
+# shogiPawnDropMateIllegal); added to the oracle's table when it is loaded.
+MORE_DROP_MATE_ILLEGAL = {"okisakishogi": "P", "gorogoroplus": "P"}
+# Variants that pyffish knows only from a variants.ini definition, loaded with
+# pyffish.load_variant_config() when the oracle is loaded. gorogoroplus is
+# Fairy-Stockfish's own definition, verbatim from its src/variants.ini (GitHub
+# fairy-stockfish/Fairy-Stockfish, commit c19b5f6c), where it is not built in.
+VARIANTS_INI = """
+[gorogoroplus:gorogoro]
+startFen = sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w 0 1
+lance = l
+shogiKnight = n
+promotedPieceType = l:g n:g
+pieceToCharTable = P....SLN.G.+....+Kp....sln.g.+....+k
+"""
+# Variants where Fairy-Stockfish counts checks (checkCounting; one check
+# wins). Its FEN then carries the checks still to give ("1+1"), which koma
+# does not read: the files have FENs without that field. The game ends with
+# the move that gives check: pyffish.legal_moves() is then empty, and such
+# positions are kept (in check, no legal move), as koma ends the game there too.
+CHECK_COUNTING = {"checkshogi"}
+CHECKS_RE = re.compile(r" \d+\+\d+(?= )")
 MAX_PLIES = 200
 # drop-mate file: extra search games per variant where the main games found fewer than DROPMATE_WANT
 DROPMATE_WANT = 4
 DROPMATE_PER_GAME = 1
-DROPMATE_GAMES = {"judkins": 200, "minishogi": 200, "gorogoro": 200, "shogi": 40, "euroshogi": 40, "torishogi": 60}
+DROPMATE_GAMES = {"judkins": 200, "minishogi": 200, "gorogoro": 200, "shogi": 40, "euroshogi": 40, "torishogi": 60,
+                  "okisakishogi": 40, "gorogoroplus": 200}
 MOVE_RE = re.compile(r"^(?:(\+?[A-Za-z])@|([a-z])(\d+))([a-z])(\d+)([+-]?)$")
 
 
@@ -95,8 +133,43 @@ def load_oracle(path):
     spec = importlib.util.spec_from_file_location("fsoracle", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    mod.sf = FastSF(mod.sf)
+    defined = re.findall(r"^\[(\w+)", VARIANTS_INI, re.M)
+    if not all(v in mod.sf.variants() for v in defined):
+        mod.sf.load_variant_config(VARIANTS_INI)
+    for variant, letter in MORE_DROP_MATE_ILLEGAL.items():
+        mod.DROP_MATE_ILLEGAL.setdefault(variant, letter)
+    mod.sf = FastSF(ChecksReset(mod.sf))
     return mod
+
+
+def without_checks(fen):
+    """A FEN without Fairy-Stockfish's check counter ("... w - - 1+1 0 1")."""
+    return CHECKS_RE.sub("", fen)
+
+
+class ChecksReset:
+    """pyffish for the oracle's drop-mate test where FS counts checks.
+
+    The oracle calls a pawn drop a drop mate when it gives check and
+    legal_moves(fen, [drop]) is empty. Where checks are counted, the check
+    itself ends the game in FS and legal_moves() is then always empty, which
+    would make every checking pawn drop a "mate". Mate means that the check
+    has no legal answer by the rules of movement: so legal_moves() after
+    moves is asked of the position after them with the check counter put
+    back to 1+1 (the game not over). Not a speed-up: --verify's plain oracle
+    goes through it too."""
+
+    def __init__(self, sf):
+        self._sf = sf
+
+    def __getattr__(self, name):
+        return getattr(self._sf, name)
+
+    def legal_moves(self, variant, fen, moves):
+        if moves and variant in CHECK_COUNTING:
+            after = self._sf.get_fen(variant, fen, moves)
+            fen, moves = CHECKS_RE.sub(" 1+1", after), []
+        return self._sf.legal_moves(variant, fen, moves)
 
 
 class FastSF:
@@ -154,6 +227,9 @@ STARTS = {
     "yarishogi": ["rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR[] w - - 0 1"],
     "shogi": ["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"],
     "shoshogi": ["lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w - - 0 1"],
+    "okisakishogi": ["lnsgkqgsnl/1r6b1/pppppppppp/10/10/10/10/PPPPPPPPPP/1B6R1/LNSGQKGSNL[] w - - 0 1"],
+    "gorogoroplus": ["sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w - - 0 1"],
+    "checkshogi": ["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"],
 }
 
 # Sets per output file: (variant, start fen, number of positions, base seed)
@@ -162,12 +238,20 @@ SETS = {
                 ("judkins", STARTS["judkins"][1], 200, 2000)],
 }
 for _i, _v in enumerate(["shogi", "minishogi", "gorogoro", "euroshogi", "yarishogi",
-                         "torishogi", "dobutsu", "kyotoshogi", "shoshogi"]):
+                         "torishogi", "dobutsu", "kyotoshogi", "shoshogi", "okisakishogi",
+                         "gorogoroplus", "checkshogi"]):
     SETS[_v] = [(_v, STARTS[_v][0], 150, 3000 + 1000 * _i)]
 
 # Positions always included (variant -> fens), e.g. a pawn-drop-mate test.
 EXTRA = {
     "judkins": ["kr4/6/1G4/6/6/5K[P] w - - 0 1"],
+    # Shogi positions of drop-mates.tsv where a pawn drop would mate, read as
+    # check shogi positions: the drop stays illegal there.
+    "checkshogi": [
+        "1ns1k2r1/+L1p1B1Ps1/1P7/ps1p2RP1/5g3/+s1P5b/L2P1g3/2+l6/4K3+l[NPPggnnpppppppp] b - - 1 69",
+        "1p3B2n/1gn2P3/2p1pgLl1/P2+R2p2/5pnp1/2kp3+sP/K8/G1SS5/L4G2L[NPPPPSRBpppp] w - - 1 91",
+        "4knsn1/2G4p1/l4S3/l1r3G2/p1P1gr3/5g1Np/P1N+s5/3B5/L1SKB1P1+l[PPPPPppppppp] w - - 0 61",
+    ],
 }
 
 
@@ -310,7 +394,7 @@ class Gen:
 
 
 def line(fen, check, legal):
-    return f"{fen}\t{int(check)}\t{' '.join(legal)}"
+    return f"{without_checks(fen)}\t{int(check)}\t{' '.join(legal)}"
 
 
 def header(extra):
@@ -401,7 +485,7 @@ def verify(oracle_path, n):
             ref = sorted(o.legal_moves(variant, fen, []))
             o.sf = gen.sf
             end = plain.is_immediate_game_end(variant, fen, [])[0]
-            if ref != legal or (end and variant not in ("dobutsu", "shoshogi")):
+            if ref != legal or (end and variant not in ("dobutsu", "shoshogi") and variant not in CHECK_COUNTING):
                 bad += 1
                 print(f"MISMATCH {variant} {fen}", file=sys.stderr)
 
@@ -468,7 +552,8 @@ def main():
                     rows.append(f"{SLUG[variant]}\t{line(fen, check, legal)}")
         counts = {}
         for (variant, _) in dropmates:
-            counts[SLUG[variant]] = counts.get(SLUG[variant], 0) + 1
+            if variant in DROP_MATE_VARIANTS:
+                counts[SLUG[variant]] = counts.get(SLUG[variant], 0) + 1
         notes = ["# positions met in the games of the main files (same seeds) and in extra searches, "
                  "where FS's raw legal_moves has a pawn/swallow drop that the oracle removes as a drop mate",
                  "# per variant: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))] + extra_notes
