@@ -132,7 +132,11 @@ pub fn load_record(
     let (text, encoding) = koma::record::decode(&bytes);
     let game = variant.map(Game::load).transpose()?;
     let format = koma::record::detect(&text);
-    Ok((koma::record::read(&text, path, game.as_ref())?, format, encoding))
+    Ok((
+        koma::record::read(&text, path, game.as_ref())?,
+        format,
+        encoding,
+    ))
 }
 
 /// Runs koma with the process's arguments; returns the exit code.

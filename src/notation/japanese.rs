@@ -70,10 +70,7 @@ pub fn kanji_number(n: u32) -> String {
 /// The file and rank numbers of a square as records count them (file from
 /// sente's right, rank from the top, both from 1).
 pub fn numbers(t: Topology, sq: Square) -> (u32, u32) {
-    (
-        (t.cols - t.file(sq)) as u32,
-        (t.rows - t.rank(sq)) as u32,
-    )
+    ((t.cols - t.file(sq)) as u32, (t.rows - t.rank(sq)) as u32)
 }
 
 /// The square with these record numbers, if on the board.
@@ -140,10 +137,7 @@ pub fn take_role<'t>(roles: &[RoleInfo], text: &'t str) -> Result<(Role, &'t str
             all.join(" ")
         ));
     };
-    if let Some((_, other)) = names
-        .iter()
-        .find(|(n, r)| n == name && r != role)
-    {
+    if let Some((_, other)) = names.iter().find(|(n, r)| n == name && r != role) {
         return Err(format!(
             "'{name}' names both the {} and the {}: give one a `kif` name in the variant file",
             roles[role.index()].name,
@@ -206,7 +200,12 @@ fn origins<B: Bitboard>(pos: &Position<B>, legal: &[Move], role: Role, to: Squar
 
 /// KI2's words telling the piece on `from` apart from the others in
 /// `origins` (which holds it), if some tell it apart.
-fn relative<B: Bitboard>(pos: &Position<B>, from: Square, to: Square, origins: &[Square]) -> Option<String> {
+fn relative<B: Bitboard>(
+    pos: &Position<B>,
+    from: Square,
+    to: Square,
+    origins: &[Square],
+) -> Option<String> {
     if origins.len() < 2 {
         return Some(String::new());
     }
@@ -378,9 +377,9 @@ fn words(t: Topology, text: &str, rest: &str) -> Result<Words, MoveError> {
                 continue;
             }
             '(' | '（' => {
-                let end = after.find([')', '）']).ok_or_else(|| {
-                    unreadable(text, "the origin in parentheses is not closed")
-                })?;
+                let end = after
+                    .find([')', '）'])
+                    .ok_or_else(|| unreadable(text, "the origin in parentheses is not closed"))?;
                 let inside = &after[..end];
                 let n: Vec<u32> = inside.chars().filter_map(|c| c.to_digit(10)).collect();
                 let num = |d: &[u32]| d.iter().fold(0, |a, &b| a * 10 + b);
@@ -438,28 +437,38 @@ pub fn parse<B: Bitboard>(pos: &Position<B>, text: &str) -> Result<Move, MoveErr
             if side != pos.turn() {
                 return Err(illegal(
                     text,
-                    format!("it is marked {}'s, and it is {}'s turn", side.name(), pos.turn().name()),
+                    format!(
+                        "it is marked {}'s, and it is {}'s turn",
+                        side.name(),
+                        pos.turn().name()
+                    ),
                 ));
             }
             s = &s[c.len_utf8()..];
         }
     }
     let (to, rest) = if let Some(rest) = s.strip_prefix('同') {
-        let last = pos.last_move().ok_or_else(|| {
-            illegal(text, "同 (same square) with no move before it".into())
-        })?;
+        let last = pos
+            .last_move()
+            .ok_or_else(|| illegal(text, "同 (same square) with no move before it".into()))?;
         (last.to(), rest.trim_start_matches([' ', '　']))
     } else {
         parse_square(t, s).ok_or_else(|| {
             unreadable(
                 text,
-                format!("it does not start with a square of this {}×{} board, as ７六", t.cols, t.rows),
+                format!(
+                    "it does not start with a square of this {}×{} board, as ７六",
+                    t.cols, t.rows
+                ),
             )
         })?
     };
     let rest = rest.trim_start_matches([' ', '　']);
     // "７六同歩": some records write the square and 同 both.
-    let rest = rest.strip_prefix('同').unwrap_or(rest).trim_start_matches([' ', '　']);
+    let rest = rest
+        .strip_prefix('同')
+        .unwrap_or(rest)
+        .trim_start_matches([' ', '　']);
     let (role, rest) = take_role(&rules.roles, rest).map_err(|e| unreadable(text, e))?;
     let w = words(t, text, rest)?;
     let legal = pos.legal_moves();
@@ -527,10 +536,7 @@ pub fn parse<B: Bitboard>(pos: &Position<B>, text: &str) -> Result<Move, MoveErr
                     pos.explain(mv, &legal)
                 }
                 None if w.drop => pos.explain(Move::Drop { role, to }, &legal),
-                None => format!(
-                    "no {name} can go to {} so",
-                    square_name(t, to)
-                ),
+                None => format!("no {name} can go to {} so", square_name(t, to)),
             };
             Err(illegal(text, reason))
         }

@@ -77,12 +77,17 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
             } else if let Some(word) = t.strip_prefix('%') {
                 draft.result = csa_result(word);
                 if draft.result.is_none() {
-                    return Err(RecordError::at(line, format!("'%{word}' is not a CSA ending (TORYO, CHUDAN, SENNICHITE, ...)")));
+                    return Err(RecordError::at(
+                        line,
+                        format!("'%{word}' is not a CSA ending (TORYO, CHUDAN, SENNICHITE, ...)"),
+                    ));
                 }
             } else {
                 return Err(RecordError::at(
                     line,
-                    format!("'{t}' is not a CSA statement (a move such as +7776FU, P1.., N+, $KEY:, T12 or %TORYO)"),
+                    format!(
+                        "'{t}' is not a CSA statement (a move such as +7776FU, P1.., N+, $KEY:, T12 or %TORYO)"
+                    ),
                 ));
             }
         }
@@ -115,10 +120,18 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
         let color = match c.chars().next() {
             Some('+') => Color::Sente,
             Some('-') => Color::Gote,
-            _ => return Err(RecordError::at(line, format!("'{c}': a piece is +XX or -XX"))),
+            _ => {
+                return Err(RecordError::at(
+                    line,
+                    format!("'{c}': a piece is +XX or -XX"),
+                ));
+            }
         };
         let role = role_of(&pos, &c[1..]).ok_or_else(|| {
-            RecordError::at(line, format!("'{}' is no piece's CSA code in {}", &c[1..], game.title()))
+            RecordError::at(
+                line,
+                format!("'{}' is no piece's CSA code in {}", &c[1..], game.title()),
+            )
         })?;
         let info = pos.role(role);
         Ok(SetupPiece {
@@ -127,7 +140,8 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
             promoted: info.promoted,
         })
     };
-    let mut board: Vec<Vec<Option<SetupPiece>>> = vec![vec![None; t.cols as usize]; t.rows as usize];
+    let mut board: Vec<Vec<Option<SetupPiece>>> =
+        vec![vec![None; t.cols as usize]; t.rows as usize];
     let mut hands: Vec<(Color, char, u32)> = Vec::new();
     let mut turn = Color::Sente;
     let put = |board: &mut Vec<Vec<Option<SetupPiece>>>, f: u32, r: u32, p: Option<SetupPiece>| {
@@ -154,8 +168,12 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
             board = game.start_setup().ranks.clone();
             for chunk in rest.as_bytes().chunks(4) {
                 let c = std::str::from_utf8(chunk).unwrap_or("");
-                let (f, r) = square_digits(c)
-                    .ok_or_else(|| RecordError::at(line, format!("'{c}' in PI: expected a square and a code, as 82HI")))?;
+                let (f, r) = square_digits(c).ok_or_else(|| {
+                    RecordError::at(
+                        line,
+                        format!("'{c}' in PI: expected a square and a code, as 82HI"),
+                    )
+                })?;
                 if !put(&mut board, f, r, None) {
                     return Err(RecordError::at(line, format!("'{c}' in PI: not a square")));
                 }
@@ -164,14 +182,21 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
             let color = if l.starts_with("P+") { "+" } else { "-" };
             for chunk in rest.as_bytes().chunks(4) {
                 let c = std::str::from_utf8(chunk).unwrap_or("");
-                let (f, r) = square_digits(c)
-                    .ok_or_else(|| RecordError::at(line, format!("'{c}': expected a square and a code, as 00FU")))?;
+                let (f, r) = square_digits(c).ok_or_else(|| {
+                    RecordError::at(
+                        line,
+                        format!("'{c}': expected a square and a code, as 00FU"),
+                    )
+                })?;
                 if c.get(2..) == Some("AL") {
                     continue;
                 }
                 let p = code(line, &format!("{color}{}", c.get(2..).unwrap_or("")))?;
                 if (f, r) == (0, 0) {
-                    match hands.iter_mut().find(|(hc, l, _)| *hc == p.color && *l == p.letter) {
+                    match hands
+                        .iter_mut()
+                        .find(|(hc, l, _)| *hc == p.color && *l == p.letter)
+                    {
                         Some(h) => h.2 += 1,
                         None => hands.push((p.color, p.letter, 1)),
                     }
@@ -189,10 +214,17 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
             let mut row = Vec::new();
             for chunk in cells.as_bytes().chunks(3) {
                 let c = std::str::from_utf8(chunk).unwrap_or("");
-                row.push(if c.trim() == "*" || c == " * " { None } else { Some(code(line, c)?) });
+                row.push(if c.trim() == "*" || c == " * " {
+                    None
+                } else {
+                    Some(code(line, c)?)
+                });
             }
             if row.len() != t.cols as usize {
-                return Err(RecordError::at(line, format!("'{l}': {} squares, expected {}", row.len(), t.cols)));
+                return Err(RecordError::at(
+                    line,
+                    format!("'{l}': {} squares, expected {}", row.len(), t.cols),
+                ));
             }
             board[rank - 1] = row;
         }
@@ -211,9 +243,17 @@ pub fn resolve(pos: &AnyPosition, text: &str) -> Result<Move, String> {
     if b.len() != 7 || !b[1..5].iter().all(u8::is_ascii_digit) {
         return Err("a CSA move is a sign, four digits and a code, as +7776FU".into());
     }
-    let color = if b[0] == b'+' { Color::Sente } else { Color::Gote };
+    let color = if b[0] == b'+' {
+        Color::Sente
+    } else {
+        Color::Gote
+    };
     if color != pos.turn() {
-        return Err(format!("it is {}'s move, and it is {}'s turn", color.name(), pos.turn().name()));
+        return Err(format!(
+            "it is {}'s move, and it is {}'s turn",
+            color.name(),
+            pos.turn().name()
+        ));
     }
     let from = square_digits(&text[1..3]).unwrap_or((0, 0));
     let to = square_digits(&text[3..5]).unwrap_or((0, 0));
@@ -231,7 +271,9 @@ pub fn resolve(pos: &AnyPosition, text: &str) -> Result<Move, String> {
         };
     }
     let from_sq = from_numbers(t, from.0, from.1).ok_or("the origin is not a square")?;
-    let moving = pos.piece_at(from_sq).ok_or_else(|| format!("there is no piece on {}{}", from.0, from.1))?;
+    let moving = pos
+        .piece_at(from_sq)
+        .ok_or_else(|| format!("there is no piece on {}{}", from.0, from.1))?;
     let promote = moving.role != role;
     if promote && pos.role(moving.role).other_side != Some(role) {
         return Err(format!(
@@ -278,7 +320,12 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
     if let Some(n) = &h.gote {
         let _ = writeln!(s, "N-{}", one(n));
     }
-    for (k, v) in [("EVENT", &h.event), ("SITE", &h.site), ("START_TIME", &h.date), ("TIME_LIMIT", &h.time_control)] {
+    for (k, v) in [
+        ("EVENT", &h.event),
+        ("SITE", &h.site),
+        ("START_TIME", &h.date),
+        ("TIME_LIMIT", &h.time_control),
+    ] {
         if let Some(v) = v {
             let _ = writeln!(s, "${k}:{}", one(v));
         }
@@ -314,10 +361,22 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
             }
         }
         if !hand.is_empty() {
-            let _ = writeln!(s, "P{}{hand}", if color == Color::Sente { '+' } else { '-' });
+            let _ = writeln!(
+                s,
+                "P{}{hand}",
+                if color == Color::Sente { '+' } else { '-' }
+            );
         }
     }
-    let _ = writeln!(s, "{}", if start.turn() == Color::Sente { '+' } else { '-' });
+    let _ = writeln!(
+        s,
+        "{}",
+        if start.turn() == Color::Sente {
+            '+'
+        } else {
+            '-'
+        }
+    );
     let comment = |s: &mut String, c: &Option<String>| {
         if let Some(c) = c {
             for l in c.lines() {
@@ -330,11 +389,25 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
     for m in &rec.moves {
         let sign = if pos.turn() == Color::Sente { '+' } else { '-' };
         let text = match m.mv {
-            Move::Drop { role, to } => format!("{sign}00{}{}", digits(&pos, to), code_of(&pos, role)),
+            Move::Drop { role, to } => {
+                format!("{sign}00{}{}", digits(&pos, to), code_of(&pos, role))
+            }
             Move::Normal { from, to, promote } => {
-                let role = pos.piece_at(from).map(|p| p.role).ok_or("a move from an empty square")?;
-                let after = if promote { pos.role(role).other_side.unwrap_or(role) } else { role };
-                format!("{sign}{}{}{}", digits(&pos, from), digits(&pos, to), code_of(&pos, after))
+                let role = pos
+                    .piece_at(from)
+                    .map(|p| p.role)
+                    .ok_or("a move from an empty square")?;
+                let after = if promote {
+                    pos.role(role).other_side.unwrap_or(role)
+                } else {
+                    role
+                };
+                format!(
+                    "{sign}{}{}{}",
+                    digits(&pos, from),
+                    digits(&pos, to),
+                    code_of(&pos, after)
+                )
             }
         };
         pos.try_play(m.mv).map_err(|e| e.to_string())?;

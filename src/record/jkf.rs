@@ -64,21 +64,32 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
             Some(p) => {
                 return Err(RecordError::at(
                     1,
-                    format!("initial.preset '{p}' is a handicap koma does not know: give the position as OTHER with data"),
+                    format!(
+                        "initial.preset '{p}' is a handicap koma does not know: give the position as OTHER with data"
+                    ),
                 ));
             }
         }
     }
-    let moves = obj.get("moves").and_then(Value::as_array).cloned().unwrap_or_default();
+    let moves = obj
+        .get("moves")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     for (i, m) in moves.iter().enumerate() {
-        let comments = m
-            .get("comments")
-            .and_then(Value::as_array)
-            .map(|c| c.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n"));
+        let comments = m.get("comments").and_then(Value::as_array).map(|c| {
+            c.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
         if let Some(special) = m.get("special").and_then(Value::as_str) {
             draft.result = csa_result(special);
             if draft.result.is_none() {
-                return Err(RecordError::at(1, format!("moves[{i}]: special '{special}' is not a JKF ending")));
+                return Err(RecordError::at(
+                    1,
+                    format!("moves[{i}]: special '{special}' is not a JKF ending"),
+                ));
             }
             break;
         }
@@ -92,12 +103,16 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
             let p = mv.get(key)?;
             Some((p.get("x")?.as_u64()? as u32, p.get("y")?.as_u64()? as u32))
         };
-        let to = place("to").ok_or_else(|| RecordError::at(1, format!("moves[{i}].move has no 'to' place")))?;
+        let to = place("to")
+            .ok_or_else(|| RecordError::at(1, format!("moves[{i}].move has no 'to' place")))?;
         let piece = mv
             .get("piece")
             .and_then(Value::as_str)
             .ok_or_else(|| RecordError::at(1, format!("moves[{i}].move has no 'piece'")))?;
-        let color = mv.get("color").and_then(Value::as_u64).map(|c| if c == 0 { Color::Sente } else { Color::Gote });
+        let color = mv
+            .get("color")
+            .and_then(Value::as_u64)
+            .map(|c| if c == 0 { Color::Sente } else { Color::Gote });
         draft.moves.push(DraftMove {
             text: MoveText::Coords {
                 color,
@@ -108,13 +123,10 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
             },
             line: 1,
             comment: None,
-            time: m
-                .get("time")
-                .and_then(|t| t.get("now"))
-                .map(|n| {
-                    let g = |k| n.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
-                    g("h") * 3600 + g("m") * 60 + g("s")
-                }),
+            time: m.get("time").and_then(|t| t.get("now")).map(|n| {
+                let g = |k| n.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+                g("h") * 3600 + g("m") * 60 + g("s")
+            }),
         });
         if let Some(c) = comments.filter(|c| !c.is_empty()) {
             draft.comment(&c);
@@ -140,21 +152,36 @@ pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
         .and_then(Value::as_array)
         .ok_or("initial.data has no board")?;
     if board.len() != t.cols as usize {
-        return Err(format!("initial.data.board has {} files, expected {}", board.len(), t.cols));
+        return Err(format!(
+            "initial.data.board has {} files, expected {}",
+            board.len(),
+            t.cols
+        ));
     }
     let mut ranks = vec![vec![None; t.cols as usize]; t.rows as usize];
     for (x, column) in board.iter().enumerate() {
-        let column = column.as_array().ok_or("initial.data.board holds arrays, one a file")?;
+        let column = column
+            .as_array()
+            .ok_or("initial.data.board holds arrays, one a file")?;
         if column.len() != t.rows as usize {
-            return Err(format!("initial.data.board[{x}] has {} squares, expected {}", column.len(), t.rows));
+            return Err(format!(
+                "initial.data.board[{x}] has {} squares, expected {}",
+                column.len(),
+                t.rows
+            ));
         }
         for (y, cell) in column.iter().enumerate() {
             let Some(kind) = cell.get("kind").and_then(Value::as_str) else {
                 continue;
             };
-            let role = role_of(&pos, kind).ok_or_else(|| format!("'{kind}' is no piece's CSA code"))?;
+            let role =
+                role_of(&pos, kind).ok_or_else(|| format!("'{kind}' is no piece's CSA code"))?;
             let info = pos.role(role);
-            let color = if cell.get("color").and_then(Value::as_u64) == Some(1) { Color::Gote } else { Color::Sente };
+            let color = if cell.get("color").and_then(Value::as_u64) == Some(1) {
+                Color::Gote
+            } else {
+                Color::Sente
+            };
             let sq = from_numbers(t, x as u32 + 1, y as u32 + 1).ok_or("a square off the board")?;
             ranks[(t.rows - 1 - t.rank(sq)) as usize][t.file(sq) as usize] = Some(SetupPiece {
                 color,
@@ -172,12 +199,17 @@ pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
                 if n == 0 {
                     continue;
                 }
-                let role = role_of(&pos, code).ok_or_else(|| format!("'{code}' is no piece's CSA code"))?;
+                let role = role_of(&pos, code)
+                    .ok_or_else(|| format!("'{code}' is no piece's CSA code"))?;
                 hands.push((color, pos.role(role).letter, n));
             }
         }
     }
-    let turn = if data.get("color").and_then(Value::as_u64) == Some(1) { Color::Gote } else { Color::Sente };
+    let turn = if data.get("color").and_then(Value::as_u64) == Some(1) {
+        Color::Gote
+    } else {
+        Color::Sente
+    };
     Ok(Setup {
         ranks,
         hands,
@@ -198,10 +230,15 @@ pub fn resolve(
     if let Some(c) = color
         && c != pos.turn()
     {
-        return Err(format!("it is {}'s move, and it is {}'s turn", c.name(), pos.turn().name()));
+        return Err(format!(
+            "it is {}'s move, and it is {}'s turn",
+            c.name(),
+            pos.turn().name()
+        ));
     }
     let t = pos.topology();
-    let role = role_of(pos, piece).ok_or_else(|| format!("'{piece}' is no piece's CSA code here"))?;
+    let role =
+        role_of(pos, piece).ok_or_else(|| format!("'{piece}' is no piece's CSA code here"))?;
     let to_sq = from_numbers(t, to.0, to.1).ok_or("the destination is not a square")?;
     let mv = match from {
         None => Move::Drop { role, to: to_sq },
@@ -214,7 +251,11 @@ pub fn resolve(
     if let Move::Normal { from, .. } = mv
         && pos.piece_at(from).map(|p| p.role) != Some(role)
     {
-        return Err(format!("the piece on {}{} is not a {piece}", from_numbers_text(pos, from).0, from_numbers_text(pos, from).1));
+        return Err(format!(
+            "the piece on {}{} is not a {piece}",
+            from_numbers_text(pos, from).0,
+            from_numbers_text(pos, from).1
+        ));
     }
     if pos.is_legal(mv) {
         Ok(mv)
@@ -257,7 +298,9 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
     for (k, v) in &h.other {
         header.insert(k.clone(), Value::String(v.clone()));
     }
-    let initial = if rec.starts_at_variant_start() && crate::with_rules!(&rec.game, r => r.kif_handicap.is_some()) {
+    let initial = if rec.starts_at_variant_start()
+        && crate::with_rules!(&rec.game, r => r.kif_handicap.is_some())
+    {
         json!({ "preset": "HIRATE" })
     } else {
         let mut board = Vec::new();
@@ -278,7 +321,10 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
                 let mut m = Map::new();
                 for (i, info) in start.roles().iter().enumerate() {
                     if !info.promoted && !info.royal {
-                        m.insert(code(&start, Role(i as u8)), json!(start.hand(c, Role(i as u8))));
+                        m.insert(
+                            code(&start, Role(i as u8)),
+                            json!(start.hand(c, Role(i as u8))),
+                        );
                     }
                 }
                 Value::Object(m)
@@ -287,7 +333,8 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
         json!({ "preset": "OTHER", "data": { "board": board, "color": start.turn().index(), "hands": hands } })
     };
     let comments = |c: &Option<String>| -> Option<Value> {
-        c.as_ref().map(|c| Value::Array(c.lines().map(|l| Value::String(l.to_string())).collect()))
+        c.as_ref()
+            .map(|c| Value::Array(c.lines().map(|l| Value::String(l.to_string())).collect()))
     };
     let mut moves = vec![match comments(&rec.start_comment) {
         Some(c) => json!({ "comments": c }),
@@ -309,10 +356,17 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
                 mv.insert("piece".into(), json!(code(&pos, role)));
             }
             Move::Normal { from, promote, .. } => {
-                let role = pos.piece_at(from).map(|p| p.role).ok_or("a move from an empty square")?;
+                let role = pos
+                    .piece_at(from)
+                    .map(|p| p.role)
+                    .ok_or("a move from an empty square")?;
                 mv.insert("from".into(), place(&pos, from));
                 mv.insert("piece".into(), json!(code(&pos, role)));
-                let other = Move::Normal { from, to, promote: !promote };
+                let other = Move::Normal {
+                    from,
+                    to,
+                    promote: !promote,
+                };
                 if promote || pos.is_legal(other) {
                     mv.insert("promote".into(), json!(promote));
                 }
@@ -343,5 +397,7 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
         moves.push(json!({ "special": word }));
     }
     let doc = json!({ "header": header, "initial": initial, "moves": moves });
-    serde_json::to_string_pretty(&doc).map(|s| s + "\n").map_err(|e| e.to_string())
+    serde_json::to_string_pretty(&doc)
+        .map(|s| s + "\n")
+        .map_err(|e| e.to_string())
 }

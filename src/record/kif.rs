@@ -27,6 +27,9 @@ use crate::rules::{Role, RoleInfo};
 use crate::setup::{Setup, SetupPiece};
 use crate::with_position;
 
+/// The `手合割` a KIF record without one has (the format's default: an even game).
+pub const DEFAULT_HANDICAP: &str = "平手";
+
 /// The comment line koma writes to name the variant.
 const VARIANT_LINE: &str = "#koma-variant:";
 
@@ -38,7 +41,10 @@ const TERMINALS: &[(&str, DraftResultWord)] = &[
     ("切れ負け", DraftResultWord::Side(false, Ending::Time)),
     ("時間切れ", DraftResultWord::Side(false, Ending::Time)),
     ("反則勝ち", DraftResultWord::Side(true, Ending::IllegalMove)),
-    ("反則負け", DraftResultWord::Side(false, Ending::IllegalMove)),
+    (
+        "反則負け",
+        DraftResultWord::Side(false, Ending::IllegalMove),
+    ),
     ("入玉勝ち", DraftResultWord::Side(true, Ending::Impasse)),
     ("宣言勝ち", DraftResultWord::Side(true, Ending::Impasse)),
     ("千日手", DraftResultWord::Draw(Ending::Repetition)),
@@ -92,7 +98,9 @@ fn kif_time(text: &str) -> Option<u32> {
     let own = inner.split('/').next()?.trim();
     let mut secs: u32 = 0;
     for part in own.split(':') {
-        secs = secs.checked_mul(60)?.checked_add(part.trim().parse().ok()?)?;
+        secs = secs
+            .checked_mul(60)?
+            .checked_add(part.trim().parse().ok()?)?;
     }
     Some(secs)
 }
@@ -148,7 +156,9 @@ pub fn parse(text: &str, ki2: bool) -> Result<Draft, RecordError> {
     let mut in_moves = false;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        let l = raw.trim_end_matches(['\r', ' ', '\t']).trim_start_matches('\u{feff}');
+        let l = raw
+            .trim_end_matches(['\r', ' ', '\t'])
+            .trim_start_matches('\u{feff}');
         let t = l.trim_start_matches([' ', '\t']);
         if t.is_empty() {
             continue;
@@ -180,6 +190,10 @@ pub fn parse(text: &str, ki2: bool) -> Result<Draft, RecordError> {
             }
             continue;
         }
+        // Display instructions for a reader's board, not part of the game.
+        if t == "盤面回転" {
+            continue;
+        }
         if t == "先手番" || t == "下手番" || t == "後手番" || t == "上手番" {
             bod.push((line, t.to_string()));
             continue;
@@ -204,6 +218,8 @@ pub fn parse(text: &str, ki2: bool) -> Result<Draft, RecordError> {
             } else {
                 (mv.to_string(), after)
             };
+            // A '+' after the move says that a variation branches off here.
+            let mv = mv.trim_end_matches('+').to_string();
             if let Some((_, word)) = TERMINALS.iter().find(|(w, _)| mv.starts_with(w)) {
                 draft.result = Some(word.result());
                 continue;
@@ -212,7 +228,10 @@ pub fn parse(text: &str, ki2: bool) -> Result<Draft, RecordError> {
             if number != draft.moves.len() + 1 {
                 return Err(RecordError::at(
                     line,
-                    format!("move number {number} where {} was expected", draft.moves.len() + 1),
+                    format!(
+                        "move number {number} where {} was expected",
+                        draft.moves.len() + 1
+                    ),
                 ));
             }
             draft.moves.push(DraftMove {
@@ -347,7 +366,12 @@ pub fn read_bod(lines: &[(usize, String)], game: &Game) -> Result<Setup, RecordE
         if rows.len() != t.rows as usize {
             return Err(RecordError::at(
                 rows[0].0,
-                format!("the diagram has {} ranks; {} has {}", rows.len(), game.title(), t.rows),
+                format!(
+                    "the diagram has {} ranks; {} has {}",
+                    rows.len(),
+                    game.title(),
+                    t.rows
+                ),
             ));
         }
         setup.ranks.clear();
@@ -369,7 +393,9 @@ pub fn read_bod(lines: &[(usize, String)], game: &Game) -> Result<Setup, RecordE
                     _ => {
                         return Err(RecordError::at(
                             *line,
-                            format!("'{rest}': a square of the diagram starts with ' ' (sente), 'v' (gote) or is ・"),
+                            format!(
+                                "'{rest}': a square of the diagram starts with ' ' (sente), 'v' (gote) or is ・"
+                            ),
                         ));
                     }
                 };
@@ -379,7 +405,8 @@ pub fn read_bod(lines: &[(usize, String)], game: &Game) -> Result<Setup, RecordE
                     rest = empty;
                     continue;
                 }
-                let (role, more) = take_role(&roles, after).map_err(|e| RecordError::at(*line, e))?;
+                let (role, more) =
+                    take_role(&roles, after).map_err(|e| RecordError::at(*line, e))?;
                 let info = &roles[role.index()];
                 rank.push(Some(SetupPiece {
                     color,
@@ -391,7 +418,12 @@ pub fn read_bod(lines: &[(usize, String)], game: &Game) -> Result<Setup, RecordE
             if rank.len() != t.cols as usize {
                 return Err(RecordError::at(
                     *line,
-                    format!("this rank of the diagram has {} squares; {} has {} files", rank.len(), game.title(), t.cols),
+                    format!(
+                        "this rank of the diagram has {} squares; {} has {} files",
+                        rank.len(),
+                        game.title(),
+                        t.cols
+                    ),
                 ));
             }
             setup.ranks.push(rank);
@@ -415,9 +447,11 @@ pub fn read_bod(lines: &[(usize, String)], game: &Game) -> Result<Setup, RecordE
                 continue;
             }
             for item in value.split([' ', '　']).filter(|s| !s.is_empty()) {
-                let (role, count) = take_role(&roles, item).map_err(|e| RecordError::at(*line, e))?;
-                let n = hand_count(count)
-                    .ok_or_else(|| RecordError::at(*line, format!("'{item}': the count is not a number")))?;
+                let (role, count) =
+                    take_role(&roles, item).map_err(|e| RecordError::at(*line, e))?;
+                let n = hand_count(count).ok_or_else(|| {
+                    RecordError::at(*line, format!("'{item}': the count is not a number"))
+                })?;
                 let info = &roles[role.index()];
                 setup.hands.push((color, info.letter, n));
             }
@@ -437,7 +471,11 @@ fn hand_words(pos: &AnyPosition, color: Color) -> String {
         let n = pos.hand(color, Role(i as u8)) as u32;
         if n > 0 {
             let name = role_name(roles, Role(i as u8));
-            items.push(if n == 1 { name } else { format!("{name}{}", kanji_number(n)) });
+            items.push(if n == 1 {
+                name
+            } else {
+                format!("{name}{}", kanji_number(n))
+            });
         }
     }
     if items.is_empty() {
@@ -491,7 +529,10 @@ fn terminal(result: &GameResult, turn: Color) -> Option<&'static str> {
     let word = match (result.decision, result.ending) {
         (Decision::Win(w), e) if w != turn => match e {
             Ending::Resignation | Ending::Unknown => "投了",
-            Ending::Checkmate | Ending::NoLegalMove | Ending::RoyalCaptured | Ending::ReachedLastRank => "詰み",
+            Ending::Checkmate
+            | Ending::NoLegalMove
+            | Ending::RoyalCaptured
+            | Ending::ReachedLastRank => "詰み",
             Ending::Time => "切れ負け",
             Ending::IllegalMove => "反則負け",
             _ => return None,
@@ -511,7 +552,9 @@ fn closing(result: &GameResult, moves: usize) -> String {
     let head = format!("まで{moves}手で");
     match (result.decision, result.ending) {
         (Decision::Win(w), Ending::Time) => format!("{head}時間切れにより{}の勝ち", side(w)),
-        (Decision::Win(w), Ending::IllegalMove) => format!("{head}{}の反則負け", side(w.opposite())),
+        (Decision::Win(w), Ending::IllegalMove) => {
+            format!("{head}{}の反則負け", side(w.opposite()))
+        }
         (Decision::Win(w), Ending::Impasse) => format!("{head}入玉宣言により{}の勝ち", side(w)),
         (Decision::Win(w), Ending::Checkmate) => format!("{head}詰みにより{}の勝ち", side(w)),
         (Decision::Win(w), _) => format!("{head}{}の勝ち", side(w)),
@@ -576,7 +619,11 @@ pub fn write(rec: &GameRecord, ki2: bool) -> Result<String, String> {
     let mut totals = [0u32; 2];
     let mut line = String::new();
     for (i, m) in rec.moves.iter().enumerate() {
-        let style = if ki2 { JapaneseStyle::Ki2 } else { JapaneseStyle::Kif };
+        let style = if ki2 {
+            JapaneseStyle::Ki2
+        } else {
+            JapaneseStyle::Kif
+        };
         let text = with_position!(&pos, p => japanese::format(p, m.mv, style));
         let mover = pos.turn();
         if pos.try_play(m.mv).is_err() {
@@ -598,7 +645,14 @@ pub fn write(rec: &GameRecord, ki2: bool) -> Result<String, String> {
                 *total = total.saturating_add(t);
                 let width = text.chars().count() * 2;
                 let pad = 14usize.saturating_sub(width).max(1);
-                let _ = write!(s, "{}( {}:{:02}/{})", " ".repeat(pad), t / 60, t % 60, clock(*total));
+                let _ = write!(
+                    s,
+                    "{}( {}:{:02}/{})",
+                    " ".repeat(pad),
+                    t / 60,
+                    t % 60,
+                    clock(*total)
+                );
             }
             s.push('\n');
         }

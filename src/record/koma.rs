@@ -17,7 +17,10 @@
 
 use std::fmt::Write;
 
-use super::{Draft, DraftMove, DraftResult, DraftStart, Format, GameRecord, GameResult, MoveText, RecordError};
+use super::{
+    Draft, DraftMove, DraftResult, DraftStart, Format, GameRecord, GameResult, MoveText,
+    RecordError,
+};
 use crate::notation::Notation;
 
 /// The header keys of koma's records, in the order they are written.
@@ -52,7 +55,11 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
                 "time_control" => h.time_control = Some(value),
                 "header" => match value.split_once('=') {
                     Some((k, v)) => h.other.push((k.trim().to_string(), v.trim().to_string())),
-                    None => return Err(err(format!("header '{value}': expected 'header: KEY = VALUE'"))),
+                    None => {
+                        return Err(err(format!(
+                            "header '{value}': expected 'header: KEY = VALUE'"
+                        )));
+                    }
                 },
                 "comment" => draft.comment(&value),
                 "time" => {
@@ -135,7 +142,14 @@ pub fn write(rec: &GameRecord) -> String {
         let _ = writeln!(s, "sfen: {}", start.sfen());
     }
     let h = &rec.headers;
-    for (key, value) in HEADERS.iter().zip([&h.sente, &h.gote, &h.event, &h.site, &h.date, &h.time_control]) {
+    for (key, value) in HEADERS.iter().zip([
+        &h.sente,
+        &h.gote,
+        &h.event,
+        &h.site,
+        &h.date,
+        &h.time_control,
+    ]) {
         if let Some(v) = value {
             let _ = writeln!(s, "{key}: {}", one_line(v));
         }

@@ -170,10 +170,7 @@ impl Ending {
     /// The ending these words name.
     pub fn from_words(words: &str) -> Option<Ending> {
         let w = words.trim().to_ascii_lowercase();
-        Ending::WORDS
-            .iter()
-            .find(|(_, n)| *n == w)
-            .map(|(e, _)| *e)
+        Ending::WORDS.iter().find(|(_, n)| *n == w).map(|(e, _)| *e)
     }
 }
 
@@ -546,7 +543,11 @@ pub fn detect(text: &str) -> Format {
     if body.starts_with('{') {
         return Format::Jkf;
     }
-    let lines: Vec<&str> = body.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     if lines
         .iter()
         .any(|l| l.starts_with('[') && l.ends_with(']') && l.contains('"'))
@@ -560,7 +561,9 @@ pub fn detect(text: &str) -> Format {
             || l.starts_with("PI")
             || l.starts_with("N+")
             || l.starts_with("N-")
-            || (b.len() >= 2 && b[0] == b'P' && (b[1].is_ascii_digit() || b[1] == b'+' || b[1] == b'-'))
+            || (b.len() >= 2
+                && b[0] == b'P'
+                && (b[1].is_ascii_digit() || b[1] == b'+' || b[1] == b'-'))
             || (b.len() >= 7
                 && (b[0] == b'+' || b[0] == b'-')
                 && b[1..5].iter().all(u8::is_ascii_digit)
@@ -570,7 +573,10 @@ pub fn detect(text: &str) -> Format {
     if lines.iter().any(csa) {
         return Format::Csa;
     }
-    if lines.iter().any(|l| l.starts_with("手数") || kif::is_move_line(l)) {
+    if lines
+        .iter()
+        .any(|l| l.starts_with("手数") || kif::is_move_line(l))
+    {
         return Format::Kif;
     }
     if lines
@@ -623,6 +629,18 @@ pub fn read(text: &str, path: &str, game: Option<&Game>) -> Result<GameRecord, E
     resolve(draft, path, game)
 }
 
+/// Reads a record in a given format, choosing among the embedded variants
+/// only (never a file a record names: for fuzzing and servers).
+pub fn read_embedded(
+    text: &str,
+    format: Format,
+    path: &str,
+    game: Option<&Game>,
+) -> Result<GameRecord, Error> {
+    let draft = parse(text, format).map_err(|e| located(path, e.line, &e.message))?;
+    resolve_with(draft, path, game, true)
+}
+
 fn located(path: &str, line: usize, message: &str) -> Error {
     if line == 0 {
         Error::Invalid(format!("{path}: {message}"))
@@ -667,11 +685,19 @@ pub fn csa_ready(game: &Game) -> Result<(), String> {
 }
 
 /// The game a draft is for.
-fn choose_game(draft: &Draft, path: &str, given: Option<&Game>) -> Result<Game, Error> {
+fn choose_game(
+    draft: &Draft,
+    path: &str,
+    given: Option<&Game>,
+    embedded_only: bool,
+) -> Result<Game, Error> {
     let games = embedded_games();
     let named = |name: &str| -> Option<Game> {
         let lower = name.trim().to_ascii_lowercase();
-        if let Some((_, slug)) = variant::aliases().into_iter().find(|(a, _)| a.to_ascii_lowercase() == lower) {
+        if let Some((_, slug)) = variant::aliases()
+            .into_iter()
+            .find(|(a, _)| a.to_ascii_lowercase() == lower)
+        {
             return Game::load(slug).ok();
         }
         games
@@ -691,7 +717,11 @@ fn choose_game(draft: &Draft, path: &str, given: Option<&Game>) -> Result<Game, 
             return Err(located(
                 path,
                 *line,
-                &format!("the record is for '{}' but --variant says '{}'", other.slug(), g.slug()),
+                &format!(
+                    "the record is for '{}' but --variant says '{}'",
+                    other.slug(),
+                    g.slug()
+                ),
             ));
         }
         return Ok(g.clone());
@@ -699,6 +729,13 @@ fn choose_game(draft: &Draft, path: &str, given: Option<&Game>) -> Result<Game, 
     if let Some((name, line)) = &draft.variant {
         if let Some(g) = named(name) {
             return Ok(g);
+        }
+        if embedded_only {
+            return Err(located(
+                path,
+                *line,
+                &format!("'{name}' is no embedded variant"),
+            ));
         }
         // A path or a slug the catalogue does not list.
         return Game::load(name).map_err(|e| match e {
@@ -722,7 +759,9 @@ fn choose_game(draft: &Draft, path: &str, given: Option<&Game>) -> Result<Game, 
             });
     }
     if let Some((h, _)) = &draft.handicap
-        && let Some(g) = games.iter().find(|g| kif_handicap(g).as_deref() == Some(h.as_str()))
+        && let Some(g) = games
+            .iter()
+            .find(|g| kif_handicap(g).as_deref() == Some(h.as_str()))
         && start_setup(draft, g, path).is_ok()
     {
         return Ok(g.clone());
@@ -733,7 +772,11 @@ fn choose_game(draft: &Draft, path: &str, given: Option<&Game>) -> Result<Game, 
             .find(|g| csa_ready(g).is_ok() && start_setup(draft, g, path).is_ok())
             .cloned()
             .ok_or_else(|| {
-                located(path, 0, "no variant is 9×9 with CSA codes for these pieces: use --variant")
+                located(
+                    path,
+                    0,
+                    "no variant is 9×9 with CSA codes for these pieces: use --variant",
+                )
             });
     }
     match &draft.start {
@@ -748,11 +791,18 @@ fn choose_game(draft: &Draft, path: &str, given: Option<&Game>) -> Result<Game, 
                 };
                 located(path, line, "the diagram is the start of no variant's board and pieces: use --variant")
             }),
+        // KIF's rule: a record without 手合割 is 平手 (an even game).
         DraftStart::Variant if matches!(draft.format, Format::Kif | Format::Ki2) => games
             .iter()
-            .find(|g| kif_handicap(g).is_some())
+            .find(|g| kif_handicap(g).as_deref() == Some(kif::DEFAULT_HANDICAP))
             .cloned()
-            .ok_or_else(|| located(path, 0, "no variant has a kif_handicap")),
+            .ok_or_else(|| {
+                located(
+                    path,
+                    0,
+                    &format!("no variant has the kif_handicap {}, which a KIF record without 手合割 means", kif::DEFAULT_HANDICAP),
+                )
+            }),
         _ => Err(located(
             path,
             0,
@@ -816,7 +866,16 @@ pub fn resolve_move(pos: &AnyPosition, text: &MoveText) -> Result<Move, String> 
 
 /// Turns a draft into a record on its game.
 pub fn resolve(draft: Draft, path: &str, given: Option<&Game>) -> Result<GameRecord, Error> {
-    let game = choose_game(&draft, path, given)?;
+    resolve_with(draft, path, given, false)
+}
+
+fn resolve_with(
+    draft: Draft,
+    path: &str,
+    given: Option<&Game>,
+    embedded_only: bool,
+) -> Result<GameRecord, Error> {
+    let game = choose_game(&draft, path, given, embedded_only)?;
     let start = start_setup(&draft, &game, path)?;
     let mut pos = AnyPosition::new(&game, &start)
         .map_err(|e| located(path, 0, &format!("the position is not valid: {e}")))?;
@@ -948,8 +1007,18 @@ pub(crate) fn csa_special(result: &GameResult, turn: Color) -> Option<String> {
 /// The result a CSA word says.
 pub(crate) fn csa_result(word: &str) -> Option<DraftResult> {
     match word {
-        "+ILLEGAL_ACTION" => return Some(DraftResult::Known(GameResult::win(Color::Gote, Ending::IllegalMove))),
-        "-ILLEGAL_ACTION" => return Some(DraftResult::Known(GameResult::win(Color::Sente, Ending::IllegalMove))),
+        "+ILLEGAL_ACTION" => {
+            return Some(DraftResult::Known(GameResult::win(
+                Color::Gote,
+                Ending::IllegalMove,
+            )));
+        }
+        "-ILLEGAL_ACTION" => {
+            return Some(DraftResult::Known(GameResult::win(
+                Color::Sente,
+                Ending::IllegalMove,
+            )));
+        }
         _ => {}
     }
     let (_, side, ending) = CSA_SPECIALS.iter().find(|(w, _, _)| *w == word)?;

@@ -57,13 +57,18 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
                     }
                 }
                 let close = close.ok_or_else(|| {
-                    RecordError::at(line, format!("tag '{key}': its value is not closed by a quote"))
+                    RecordError::at(
+                        line,
+                        format!("tag '{key}': its value is not closed by a quote"),
+                    )
                 })?;
                 let end = rest[close..]
                     .find(']')
                     .filter(|e| rest[close + 1..close + e].trim().is_empty())
                     .map(|e| at + 1 + close + e)
-                    .ok_or_else(|| RecordError::at(line, format!("tag '{key}' is not closed by ']'")))?;
+                    .ok_or_else(|| {
+                        RecordError::at(line, format!("tag '{key}' is not closed by ']'"))
+                    })?;
                 if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                     return Err(RecordError::at(line, format!("'{key}' is not a tag name")));
                 }
@@ -102,9 +107,10 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
                 }
             }
             '{' => {
-                let end = text[at..].find('}').map(|e| at + e).ok_or_else(|| {
-                    RecordError::at(line, "a comment '{' is not closed by '}'")
-                })?;
+                let end = text[at..]
+                    .find('}')
+                    .map(|e| at + e)
+                    .ok_or_else(|| RecordError::at(line, "a comment '{' is not closed by '}'"))?;
                 let inner = text[at + 1..end].trim();
                 if depth == 0 {
                     comment(&mut draft, inner);
@@ -163,7 +169,9 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
     draft.result = match (result, ending) {
         (Some(Decision::Win(w)), Some(e)) => Some(DraftResult::Known(GameResult::win(w, e))),
         (Some(Decision::Win(w)), None) => Some(DraftResult::Winner(w)),
-        (Some(Decision::Draw), e) => Some(DraftResult::Known(GameResult::draw(e.unwrap_or(Ending::Unknown)))),
+        (Some(Decision::Draw), e) => Some(DraftResult::Known(GameResult::draw(
+            e.unwrap_or(Ending::Unknown),
+        ))),
         (_, Some(Ending::Abort)) => Some(DraftResult::Known(GameResult::undecided(Ending::Abort))),
         _ => None,
     };
@@ -188,7 +196,9 @@ fn comment(draft: &mut Draft, inner: &str) {
         if ok && let Some(m) = draft.moves.last_mut() {
             m.time = Some(secs);
         }
-        rest = format!("{}{}", &rest[..i], &rest[i + j + 1..]).trim().to_string();
+        rest = format!("{}{}", &rest[..i], &rest[i + j + 1..])
+            .trim()
+            .to_string();
     }
     if !rest.is_empty() {
         draft.comment(&rest);
@@ -250,7 +260,10 @@ fn san(pos: &AnyPosition, text: &str) -> Option<Move> {
     let to = t.square((bytes[i - 1] - b'a') as i32, rank - 1)?;
     let hint = body[..i - 1].trim_end_matches(['x', '-', '@']);
     let drop = body[..i - 1].ends_with('@');
-    let hint_file = hint.chars().find(char::is_ascii_lowercase).map(|c| (c as u8 - b'a') as u8);
+    let hint_file = hint
+        .chars()
+        .find(char::is_ascii_lowercase)
+        .map(|c| (c as u8 - b'a') as u8);
     let hint_rank: Option<u8> = hint
         .trim_start_matches(|c: char| c.is_ascii_lowercase())
         .parse::<u8>()
@@ -278,7 +291,9 @@ fn san(pos: &AnyPosition, text: &str) -> Option<Move> {
             return false;
         }
         if let Some(f) = from {
-            if hint_file.is_some_and(|h| h != t.file(f)) || hint_rank.is_some_and(|h| h != t.rank(f)) {
+            if hint_file.is_some_and(|h| h != t.file(f))
+                || hint_rank.is_some_and(|h| h != t.rank(f))
+            {
                 return false;
             }
         }
@@ -300,7 +315,12 @@ fn san(pos: &AnyPosition, text: &str) -> Option<Move> {
 }
 
 fn quoted(v: &str) -> String {
-    format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " "))
+    format!(
+        "\"{}\"",
+        v.replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace(['\n', '\r'], " ")
+    )
 }
 
 /// Writes a record as PGN.
@@ -348,7 +368,11 @@ pub fn write(rec: &GameRecord) -> String {
     for (i, m) in rec.moves.iter().enumerate() {
         if pos.turn() == Color::Sente || i == 0 {
             let n = (pos.move_number() + 1) / 2;
-            let dots = if pos.turn() == Color::Sente { "." } else { "..." };
+            let dots = if pos.turn() == Color::Sente {
+                "."
+            } else {
+                "..."
+            };
             units.push(format!("{n}{dots}"));
         }
         units.push(pos.format_move(m.mv, Notation::Fairy));
@@ -356,7 +380,12 @@ pub fn write(rec: &GameRecord) -> String {
             break;
         }
         if let Some(t) = m.time {
-            units.push(format!("{{[%emt {}:{:02}:{:02}]}}", t / 3600, t / 60 % 60, t % 60));
+            units.push(format!(
+                "{{[%emt {}:{:02}:{:02}]}}",
+                t / 3600,
+                t / 60 % 60,
+                t % 60
+            ));
         }
         if let Some(c) = &m.comment {
             units.push(brace(c));
