@@ -26,7 +26,7 @@ use crate::rules::{Role, RoleInfo};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum JapaneseStyle {
     /// KIF: no side mark, the origin in parentheses (`７六歩(77)`), `打` on
-    /// every drop, `同　` with a full-width space.
+    /// every drop, `同　` with a full-width space, no `不成` (KIF has none).
     Kif,
     /// KI2: the side's mark, relative words where needed (`▲７六歩`).
     Ki2,
@@ -280,9 +280,10 @@ pub fn format<B: Bitboard>(pos: &Position<B>, mv: Move, style: JapaneseStyle) ->
                 to,
                 promote: !promote,
             };
+            // KIF has no 不成: a move written without 成 does not promote.
             if promote {
                 s.push('成');
-            } else if legal.contains(&other) {
+            } else if style == JapaneseStyle::Ki2 && legal.contains(&other) {
                 s.push_str("不成");
             }
             if with_origin {

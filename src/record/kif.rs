@@ -177,8 +177,12 @@ pub fn parse(text: &str, ki2: bool) -> Result<Draft, RecordError> {
         if t.starts_with("変化：") || t.starts_with("変化:") {
             break;
         }
-        if t.starts_with("手数----") || t.starts_with("手数＝") {
-            in_moves = in_moves || t.starts_with("手数----");
+        if t.starts_with("手数----") {
+            in_moves = true;
+            continue;
+        }
+        if t.starts_with("手数＝") {
+            bod.push((line, t.to_string()));
             continue;
         }
         let file_numbers = t
@@ -432,7 +436,14 @@ pub fn read_bod(lines: &[(usize, String)], game: &Game) -> Result<Setup, RecordE
         setup.turn = Color::Sente;
     }
     for (line, l) in lines {
-        if l == "後手番" || l == "上手番" {
+        if let Some(n) = l.strip_prefix("手数＝") {
+            // The moves played before the diagram: the next is n + 1.
+            let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
+            let played: u32 = digits
+                .parse()
+                .map_err(|_| RecordError::at(*line, format!("'{l}': 手数＝ needs a number")))?;
+            setup.move_number = played.saturating_add(1).min(crate::setup::MAX_MOVE_NUMBER);
+        } else if l == "後手番" || l == "上手番" {
             setup.turn = Color::Gote;
         } else if l == "先手番" || l == "下手番" {
             setup.turn = Color::Sente;
@@ -514,6 +525,9 @@ fn bod(pos: &AnyPosition) -> String {
     if pos.turn() == Color::Gote {
         let _ = writeln!(s, "後手番");
     }
+    if pos.move_number() > 1 {
+        let _ = writeln!(s, "手数＝{}", pos.move_number() - 1);
+    }
     s
 }
 
@@ -577,7 +591,10 @@ pub fn write(rec: &GameRecord, ki2: bool) -> Result<String, String> {
     if !ki2 {
         let _ = writeln!(s, "#KIF version=2.0 encoding=UTF-8");
     }
-    let _ = writeln!(s, "{VARIANT_LINE} {}", start.slug());
+    let named = handicap.is_some() && rec.starts_at_variant_start();
+    if !named {
+        let _ = writeln!(s, "{VARIANT_LINE} {}", start.slug());
+    }
     let h = &rec.headers;
     let one = |v: &str| v.replace(['\n', '\r'], " ");
     for (key, value) in [
@@ -635,8 +652,9 @@ pub fn write(rec: &GameRecord, ki2: bool) -> Result<String, String> {
                 let _ = writeln!(s, "{}", line.trim_end());
                 line.clear();
             } else {
-                let pad = 8usize.saturating_sub(text.chars().count());
-                line.push_str(&"　".repeat(pad / 2 + pad % 2));
+                // ASCII spaces between moves: some readers take no other.
+                let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+                line.push_str(&" ".repeat(14usize.saturating_sub(width).max(2)));
             }
         } else {
             let _ = write!(s, "{:>4} {text}", i + 1);

@@ -575,7 +575,7 @@ pub fn detect(text: &str) -> Format {
     }
     if lines
         .iter()
-        .any(|l| l.starts_with("手数") || kif::is_move_line(l))
+        .any(|l| l.starts_with("手数----") || kif::is_move_line(l))
     {
         return Format::Kif;
     }
@@ -606,6 +606,22 @@ pub fn decode(bytes: &[u8]) -> (String, &'static str) {
             (text.into_owned(), "Shift_JIS")
         }
     }
+}
+
+/// Encodes a record's text in Shift_JIS (as `.kif` and `.ki2` files are
+/// by custom; `.kifu` is UTF-8), saying so in KIF's encoding line. Text
+/// with a character Shift_JIS lacks is refused, with that character.
+pub fn encode_shift_jis(text: &str) -> Result<Vec<u8>, String> {
+    let text = text.replacen("encoding=UTF-8", "encoding=Shift_JIS", 1);
+    if let Some(c) = text
+        .chars()
+        .find(|c| encoding_rs::SHIFT_JIS.encode(&c.to_string()).2)
+    {
+        return Err(format!(
+            "'{c}' has no Shift_JIS code: write UTF-8 instead (a .kifu file, or --encoding utf-8)"
+        ));
+    }
+    Ok(encoding_rs::SHIFT_JIS.encode(&text).0.into_owned())
 }
 
 /// Parses a record's text in `format` into a draft.
@@ -649,12 +665,18 @@ fn located(path: &str, line: usize, message: &str) -> Error {
     }
 }
 
-/// Every embedded variant, compiled (those that do not compile are skipped).
+/// Every embedded variant, compiled once (those that do not compile are
+/// skipped); the rules are shared, so the copies are cheap.
 fn embedded_games() -> Vec<Game> {
-    variant::catalogue()
-        .iter()
-        .filter_map(|s| Game::load(s).ok())
-        .collect()
+    static GAMES: std::sync::OnceLock<Vec<Game>> = std::sync::OnceLock::new();
+    GAMES
+        .get_or_init(|| {
+            variant::catalogue()
+                .iter()
+                .filter_map(|s| Game::load(s).ok())
+                .collect()
+        })
+        .clone()
 }
 
 fn kif_handicap(game: &Game) -> Option<String> {
@@ -740,7 +762,7 @@ fn choose_game(
         // A path or a slug the catalogue does not list.
         return Game::load(name).map_err(|e| match e {
             variant::VariantError::Diagnostics(_) => Error::Variant(e),
-            other => located(path, *line, &format!("unknown variant '{name}': {other}")),
+            other => located(path, *line, &other.to_string()),
         });
     }
     if let Some((h, line)) = &draft.handicap
@@ -927,10 +949,27 @@ fn settle(r: DraftResult, pos: &AnyPosition, outcome: Option<&Outcome>) -> GameR
         },
     };
     // A repetition's meaning is the rules': a draw, a loss for one side,
-    // perpetual check.
+    // perpetual check. An ending by the rules (詰み, %TSUMI) is what the
+    // final position says: checkmate, no legal move, a royal captured, a try.
+    let by_rules = |e: Ending| {
+        matches!(
+            e,
+            Ending::Checkmate
+                | Ending::NoLegalMove
+                | Ending::RoyalCaptured
+                | Ending::ReachedLastRank
+        )
+    };
     match (result.ending, outcome) {
         (Ending::Repetition | Ending::PerpetualCheck, Some(o))
             if matches!(o.reason(), Reason::Repetition | Reason::PerpetualCheck) =>
+        {
+            o.into()
+        }
+        (e, Some(o))
+            if by_rules(e)
+                && by_rules(o.reason().into())
+                && Decision::Win(o.winner().unwrap_or(turn)) == result.decision =>
         {
             o.into()
         }
