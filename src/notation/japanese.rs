@@ -1,7 +1,7 @@
 //! Japanese move notation, as KIF and KI2 records write it: `▲７六歩`,
 //! `同　銀(68)`, `５五角打`, `２二角成`, `３八金寄`, from the names the
-//! variant file gives its pieces (`kif`, else `kanji`; a piece with neither
-//! is written with its letter).
+//! variant file gives its pieces (`kif`, else `kanji`; a piece with neither,
+//! or whose names another piece has too, is written with its letter).
 //!
 //! Squares are the USI numbers in Japanese: the file in full-width digits
 //! counted from sente's right, the rank in kanji numerals from the top
@@ -99,9 +99,18 @@ pub fn origin(t: Topology, sq: Square) -> String {
 }
 
 /// The name a role is written with: its first KIF name, else its letter.
+/// A name that another role has too is passed over (it could not be read
+/// back); a role left with no name of its own is written with its letter
+/// (`+L` for a promoted side).
 pub fn role_name(roles: &[RoleInfo], role: Role) -> String {
     let info = &roles[role.index()];
-    match info.kif.first() {
+    let shared = |n: &String| {
+        roles
+            .iter()
+            .enumerate()
+            .any(|(i, r)| i != role.index() && r.kif.contains(n))
+    };
+    match info.kif.iter().find(|n| !shared(n)) {
         Some(n) => n.clone(),
         None if info.promoted => format!("+{}", info.letter),
         None => info.letter.to_string(),
@@ -116,8 +125,9 @@ pub fn role_names(roles: &[RoleInfo]) -> Vec<(String, Role)> {
         for n in &info.kif {
             names.push((n.clone(), role));
         }
-        if info.kif.is_empty() {
-            names.push((role_name(roles, role), role));
+        let written = role_name(roles, role);
+        if !info.kif.contains(&written) {
+            names.push((written, role));
         }
     }
     names.sort_by_key(|(n, _)| std::cmp::Reverse(n.chars().count()));

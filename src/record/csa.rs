@@ -48,17 +48,16 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
                 h.gote = Some(n.to_string());
             } else if let Some(kv) = t.strip_prefix('$') {
                 let (k, v) = kv.split_once(':').unwrap_or((kv, ""));
-                let v = Some(v.to_string());
+                let v = v.to_string();
                 match k {
-                    "EVENT" => h.event = v,
-                    "SITE" => h.site = v,
-                    "START_TIME" => h.date = v,
-                    "TIME_LIMIT" | "TIME" => h.time_control = v,
-                    _ => h.other.push((k.to_string(), v.unwrap_or_default())),
+                    "EVENT" => h.event = Some(v),
+                    "SITE" => h.site = Some(v),
+                    "START_TIME" => h.date = Some(v),
+                    "TIME_LIMIT" | "TIME" => h.time_control = Some(v),
+                    _ => h.other.push((k.to_string(), v)),
                 }
-            } else if t.starts_with('P') {
-                position.push((line, t.to_string()));
-            } else if (t == "+" || t == "-") && draft.moves.is_empty() {
+            } else if t.starts_with('P') || ((t == "+" || t == "-") && draft.moves.is_empty()) {
+                // The position, and the side to move after it.
                 position.push((line, t.to_string()));
             } else if t.starts_with(['+', '-']) {
                 draft.moves.push(DraftMove {

@@ -263,7 +263,7 @@ fn san(pos: &AnyPosition, text: &str) -> Option<Move> {
     let hint_file = hint
         .chars()
         .find(char::is_ascii_lowercase)
-        .map(|c| (c as u8 - b'a') as u8);
+        .map(|c| c as u8 - b'a');
     let hint_rank: Option<u8> = hint
         .trim_start_matches(|c: char| c.is_ascii_lowercase())
         .parse::<u8>()
@@ -290,12 +290,11 @@ fn san(pos: &AnyPosition, text: &str) -> Option<Move> {
         {
             return false;
         }
-        if let Some(f) = from {
-            if hint_file.is_some_and(|h| h != t.file(f))
-                || hint_rank.is_some_and(|h| h != t.rank(f))
-            {
-                return false;
-            }
+        if let Some(f) = from
+            && (hint_file.is_some_and(|h| h != t.file(f))
+                || hint_rank.is_some_and(|h| h != t.rank(f)))
+        {
+            return false;
         }
         true
     };
@@ -367,7 +366,7 @@ pub fn write(rec: &GameRecord) -> String {
     let mut pos = start;
     for (i, m) in rec.moves.iter().enumerate() {
         if pos.turn() == Color::Sente || i == 0 {
-            let n = (pos.move_number() + 1) / 2;
+            let n = pos.move_number().div_ceil(2);
             let dots = if pos.turn() == Color::Sente {
                 "."
             } else {

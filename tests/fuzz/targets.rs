@@ -192,18 +192,20 @@ pub fn round_trips(rec: &GameRecord) {
             .unwrap_or_else(|e| panic!("own {format} record refused: {e}\n{written}"));
         let back: Vec<_> = again.moves.iter().map(|m| m.mv).collect();
         assert_eq!(back, moves, "moves after {format}:\n{written}");
-        assert_eq!(
-            again.start_position().sfen(),
-            rec.start_position().sfen(),
-            "start after {format}"
-        );
+        // CSA and JKF do not number the moves of a start, and FEN numbers
+        // them by full moves: the start is compared without its number.
+        let unnumbered = |r: &GameRecord| {
+            let s = r.start_position().sfen();
+            s.rsplit_once(' ').map(|(a, _)| a.to_string()).unwrap_or(s)
+        };
+        assert_eq!(unnumbered(&again), unnumbered(rec), "start after {format}");
         assert_eq!(again.position().hash(), rec.position().hash(), "{format}");
+        // A KI2 record without moves is a KIF record too.
+        let same = |d: Format| {
+            d == format || (format == Format::Ki2 && d == Format::Kif && moves.is_empty())
+        };
         if format != Format::Usi {
-            assert_eq!(
-                detect(&written),
-                format,
-                "{format} not detected:\n{written}"
-            );
+            assert!(same(detect(&written)), "{format} not detected:\n{written}");
         }
     }
 }
