@@ -10,7 +10,8 @@ use std::time::Duration;
 use crate::board::Color;
 use crate::engine::{Engine, Limits};
 use crate::notation::Notation;
-use crate::position::{AnyPosition, Move, Outcome, Reason};
+use crate::position::{AnyPosition, Move};
+use crate::record::{Ending, Format, GameRecord, GameResult};
 use crate::render::{Style, board_text};
 use crate::{Error, record};
 
@@ -81,13 +82,27 @@ pub fn run(
     out: &mut dyn Write,
     save: Saver<'_>,
 ) -> Result<(), Error> {
+    resume(&GameRecord::from_position(&pos), options, input, out, save)
+}
+
+/// Goes on with a recorded game (`koma play --load`): from its last
+/// position, with its headers; a result it gives (a resignation, a loss on
+/// time) holds until `undo` withdraws it.
+pub fn resume(
+    rec: &GameRecord,
+    options: &PlayOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    save: Saver<'_>,
+) -> Result<(), Error> {
     options.check()?;
     Session {
         args: options,
-        pos,
+        pos: rec.position(),
+        record: rec.clone(),
         engine: Engine::new(options.hash_mb.clamp(1, 4096)),
-        over: None,
-        resigned: None,
+        over: rec.result,
+        declared: rec.result.is_some(),
         saver: save,
     }
     .run(input, out)
@@ -96,9 +111,13 @@ pub fn run(
 struct Session<'a, 's> {
     args: &'a PlayOptions,
     pos: AnyPosition,
+    /// The record the game came from: its headers and comments are saved again.
+    record: GameRecord,
     engine: Engine,
-    over: Option<Outcome>,
-    resigned: Option<Color>,
+    over: Option<GameResult>,
+    /// The result was said (a resignation, a record's result), not reached on
+    /// the board: `undo` withdraws it.
+    declared: bool,
     saver: Saver<'s>,
 }
 
@@ -163,7 +182,7 @@ impl Session<'_, '_> {
 
     fn finish(&mut self, out: &mut dyn Write) -> Result<(), Error> {
         if self.over.is_none() {
-            self.over = self.pos.outcome();
+            self.over = self.pos.outcome().as_ref().map(GameResult::from);
             if let Some(o) = &self.over {
                 writeln!(out, "Game over: {}", o).map_err(io)?;
                 writeln!(
@@ -184,6 +203,9 @@ impl Session<'_, '_> {
         )
         .map_err(io)?;
         self.show(out)?;
+        if let Some(r) = self.over {
+            writeln!(out, "Game over: {r} (undo withdraws it)").map_err(io)?;
+        }
         self.finish(out)?;
         loop {
             if self.over.is_none() && self.player(self.pos.turn()) == Player::Engine {
@@ -222,11 +244,8 @@ impl Session<'_, '_> {
                 "resign" => {
                     if self.over.is_none() {
                         let loser = self.pos.turn();
-                        self.resigned = Some(loser);
-                        self.over = Some(Outcome::Win {
-                            winner: loser.opposite(),
-                            reason: Reason::Resignation,
-                        });
+                        self.declared = true;
+                        self.over = Some(GameResult::win(loser.opposite(), Ending::Resignation));
                         writeln!(
                             out,
                             "{} resigns. Game over: {} wins by resignation.",
@@ -323,9 +342,13 @@ impl Session<'_, '_> {
     }
 
     fn undo(&mut self, out: &mut dyn Write) -> Result<(), Error> {
-        if self.resigned.take().is_some() {
-            self.over = None;
-            writeln!(out, "Resignation withdrawn.").map_err(io)?;
+        if std::mem::take(&mut self.declared) {
+            let what = match self.over.take() {
+                Some(r) if r.ending == Ending::Resignation => "Resignation".to_string(),
+                Some(r) => format!("The result ({r})"),
+                None => "The result".to_string(),
+            };
+            writeln!(out, "{what} withdrawn.").map_err(io)?;
             return Ok(());
         }
         if self.pos.undo().is_none() {
@@ -363,8 +386,19 @@ impl Session<'_, '_> {
         if path.is_empty() {
             return writeln!(out, "save needs a file name: save game.txt").map_err(io);
         }
-        let comment = self.over.as_ref().map(Outcome::to_string);
-        match (self.saver)(path, &record::write(&self.pos, comment.as_deref())) {
+        let mut rec = GameRecord::from_position(&self.pos);
+        rec.headers = self.record.headers.clone();
+        rec.start_comment = self.record.start_comment.clone();
+        for (m, old) in rec.moves.iter_mut().zip(&self.record.moves) {
+            if m.mv != old.mv {
+                break;
+            }
+            m.comment = old.comment.clone();
+            m.time = old.time;
+        }
+        rec.result = self.over;
+        let text = record::write(&rec, Format::Koma).unwrap_or_default();
+        match (self.saver)(path, &text) {
             Ok(()) => writeln!(out, "Saved the game to {path}.").map_err(io),
             Err(e) => writeln!(out, "Cannot save to {path}: {e}").map_err(io),
         }

@@ -4,9 +4,9 @@
 /// The largest text file koma reads (a variant file or a game record): 4 MiB.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
-/// Reads a text file of at most [`MAX_FILE_BYTES`], so that a device or a
-/// huge file given by mistake is refused instead of filling the memory.
-pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
+/// Reads a file of at most [`MAX_FILE_BYTES`], so that a device or a huge
+/// file given by mistake is refused instead of filling the memory.
+pub fn read_file_bytes(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
@@ -18,6 +18,12 @@ pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
             MAX_FILE_BYTES >> 20
         )));
     }
+    Ok(bytes)
+}
+
+/// Reads a UTF-8 text file of at most [`MAX_FILE_BYTES`].
+pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
+    let bytes = read_file_bytes(path)?;
     String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,

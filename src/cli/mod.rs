@@ -2,6 +2,7 @@
 //! nothing of clap; this module turns arguments into library calls.
 
 mod bench;
+mod convert;
 mod list;
 mod moves;
 mod perft;
@@ -37,6 +38,8 @@ enum Command {
     Svg(svg::SvgArgs),
     /// Check variant files, or a game record with --game.
     Validate(validate::ValidateArgs),
+    /// Convert a game record between formats (KIF, KI2, CSA, PGN, JKF, koma's, USI).
+    Convert(convert::ConvertArgs),
     /// Speak the USI protocol on stdin/stdout (for shogi GUIs).
     Usi(ProtocolArgs),
     /// Speak UCI as Fairy-Stockfish does (UCI_Variant; FEN and its move notation).
@@ -61,6 +64,8 @@ pub enum NotationArg {
     Usi,
     /// Fairy-Stockfish: a2a3, e1a5+, P@c3.
     Fairy,
+    /// Japanese, from the variant file's kanji: ▲７六歩, △同　銀, ▲５五角打.
+    Japanese,
 }
 
 impl From<NotationArg> for Notation {
@@ -68,6 +73,7 @@ impl From<NotationArg> for Notation {
         match n {
             NotationArg::Usi => Notation::Usi,
             NotationArg::Fairy => Notation::Fairy,
+            NotationArg::Japanese => Notation::Japanese,
         }
     }
 }
@@ -75,16 +81,17 @@ impl From<NotationArg> for Notation {
 /// Which game and which position: shared by the commands.
 #[derive(Args, Clone, Debug)]
 pub struct PositionArgs {
-    /// Variant: a slug from `variants/` (embedded) or a path to a variant file.
-    #[arg(long, short = 'v', default_value = "judkins-shogi")]
-    pub variant: String,
+    /// Variant: a slug from `variants/` (embedded) or a path to a variant file
+    /// [default: judkins-shogi].
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
     /// Start from this FEN (Fairy-Stockfish style: `board[hands] w - - 0 1`, w = sente).
     #[arg(long, conflicts_with = "sfen")]
     pub fen: Option<String>,
     /// Start from this SFEN (`board b hands move`, b = sente).
     #[arg(long)]
     pub sfen: Option<String>,
-    /// Moves to play first, in USI or Fairy-Stockfish notation.
+    /// Moves to play first, in USI, Fairy-Stockfish or Japanese notation.
     #[arg(long, num_args = 1.., value_delimiter = ' ')]
     pub moves: Vec<String>,
 }
@@ -92,7 +99,9 @@ pub struct PositionArgs {
 impl PositionArgs {
     /// Loads the variant.
     pub fn game(&self) -> Result<Game, Error> {
-        Ok(Game::load(&self.variant)?)
+        Ok(Game::load(
+            self.variant.as_deref().unwrap_or("judkins-shogi"),
+        )?)
     }
 
     /// The position these arguments describe, on compiled rules.
@@ -114,6 +123,25 @@ impl PositionArgs {
     }
 }
 
+/// Reads a game record of any format (detected by its content; UTF-8 or
+/// Shift_JIS) on the game `variant` names, or the one it names itself; the
+/// record, its format and the encoding it was in.
+pub fn load_record(
+    path: &str,
+    variant: Option<&str>,
+) -> Result<(koma::record::GameRecord, koma::record::Format, &'static str), Error> {
+    let bytes = koma::text::read_file_bytes(std::path::Path::new(path))
+        .map_err(|e| Error::Invalid(format!("cannot read {path}: {e}")))?;
+    let (text, encoding) = koma::record::decode(&bytes);
+    let game = variant.map(Game::load).transpose()?;
+    let format = koma::record::detect(&text);
+    Ok((
+        koma::record::read(&text, path, game.as_ref())?,
+        format,
+        encoding,
+    ))
+}
+
 /// Runs koma with the process's arguments; returns the exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -126,6 +154,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args, &mut out.lock()),
         Command::Svg(args) => svg::run(&args, &mut out.lock()),
         Command::Validate(args) => validate::run(&args, &mut out.lock()),
+        Command::Convert(args) => convert::run(&args, &mut out.lock()),
         Command::Usi(a) => protocol(Dialect::Usi, &a.variant),
         Command::Uci(a) => protocol(Dialect::Uci, &a.variant),
         Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out.lock()),

@@ -47,6 +47,9 @@ pub struct PlayArgs {
     /// Colour gote's pieces (ANSI).
     #[arg(long)]
     color: bool,
+    /// Go on with a saved game (any record format `koma convert` reads).
+    #[arg(long, value_name = "RECORD", conflicts_with_all = ["fen", "sfen", "moves"])]
+    load: Option<String>,
 }
 
 /// Plays a game on `input`/`out`; `save FILE` writes the file.
@@ -65,8 +68,12 @@ pub fn run(
         hash_mb: 32,
     };
     options.check()?;
-    let game = args.pos.game()?;
     let mut save = |path: &str, text: &str| std::fs::write(path, text);
+    if let Some(path) = &args.load {
+        let (rec, _, _) = super::load_record(path, args.pos.variant.as_deref())?;
+        return koma::play::resume(&rec, &options, input, out, &mut save);
+    }
+    let game = args.pos.game()?;
     let pos = args.pos.position(&game)?;
     koma::play::run(pos, &options, input, out, &mut save)
 }

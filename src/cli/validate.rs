@@ -3,7 +3,6 @@
 use std::io::Write;
 
 use clap::Args;
-use koma::record;
 use koma::{Error, Game, with_rules};
 
 use super::emit;
@@ -61,54 +60,39 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<(), Error> {
 }
 
 fn game(path: &str, variant: Option<&str>, out: &mut dyn Write) -> Result<(), Error> {
-    let text = koma::text::read_text_file(std::path::Path::new(path))
-        .map_err(|e| Error::Invalid(format!("cannot read {path}: {e}")))?;
-    let rec = record::parse(&text).map_err(|e| Error::Invalid(format!("{path}: {e}")))?;
-    let name = match (&rec.variant, variant) {
-        (Some(r), Some(v)) if r != v => {
-            return Err(Error::Invalid(format!(
-                "{path}: the record is for '{r}' but --variant says '{v}'"
-            )));
-        }
-        (Some(r), _) => r.clone(),
-        (None, Some(v)) => v.to_string(),
-        (None, None) => {
-            return Err(Error::Invalid(format!(
-                "{path}: the record names no variant: add 'variant: SLUG' or use --variant"
-            )));
-        }
+    let (rec, format, encoding) = super::load_record(path, variant)?;
+    let pos = rec.position();
+    emit(
+        out,
+        format_args!(
+            "{path}: {} moves of {}, all legal",
+            rec.moves.len(),
+            rec.game.title()
+        ),
+    )?;
+    emit(
+        out,
+        format_args!(
+            "to move: {}{}",
+            pos.turn().name(),
+            if pos.in_check() { " (in check)" } else { "" }
+        ),
+    )?;
+    let verdict = match pos.outcome() {
+        None => "the game goes on".to_string(),
+        Some(o) => o.to_string(),
     };
-    let g = Game::load(&name)?;
-    {
-        let pos = record::replay(&rec, &g, path)?;
-        emit(
-            out,
-            format_args!(
-                "{path}: {} moves of {}, all legal",
-                rec.moves.len(),
-                g.title()
-            ),
-        )?;
-        emit(
-            out,
-            format_args!(
-                "to move: {}{}",
-                pos.turn().name(),
-                if pos.in_check() { " (in check)" } else { "" }
-            ),
-        )?;
-        let verdict = match pos.outcome() {
-            None => "the game goes on".to_string(),
-            Some(o) => o.to_string(),
-        };
-        emit(out, format_args!("result: {verdict}"))?;
-        emit(
-            out,
-            format_args!("repetitions of the final position: {}", pos.repetitions()),
-        )?;
-        emit(out, format_args!("sfen: {}", pos.sfen()))?;
-        Ok(())
+    emit(out, format_args!("result: {verdict}"))?;
+    if let Some(r) = &rec.result {
+        emit(out, format_args!("recorded result: {r}"))?;
     }
+    emit(
+        out,
+        format_args!("repetitions of the final position: {}", pos.repetitions()),
+    )?;
+    emit(out, format_args!("sfen: {}", pos.sfen()))?;
+    emit(out, format_args!("read as: {format} ({encoding})"))?;
+    Ok(())
 }
 
 /// A variant's rules in one line.

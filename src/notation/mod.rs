@@ -5,6 +5,7 @@ use thiserror::Error;
 
 use crate::board::{Bitboard, Square, Topology};
 mod any;
+pub mod japanese;
 
 use std::sync::Arc;
 
@@ -20,6 +21,8 @@ pub enum Notation {
     Usi,
     /// Fairy-Stockfish: files lettered from sente's left, ranks numbered from the bottom.
     Fairy,
+    /// Japanese, as KI2 records write it (`▲７六歩`, `△同　銀`; see [`japanese`]).
+    Japanese,
 }
 
 /// Writes a move of the position (before it is played).
@@ -28,11 +31,14 @@ pub enum Notation {
 /// (`promotion: flip`), a move to the promoted side is written `+` and back
 /// `-`. A drop with the promoted side up is written `+P*5e` / `+P@c3`.
 pub fn format_move<B: Bitboard>(pos: &Position<B>, mv: Move, notation: Notation) -> String {
+    if notation == Notation::Japanese {
+        return japanese::format(pos, mv, japanese::JapaneseStyle::Ki2);
+    }
     let rules = pos.rules();
     let t = rules.topology;
     let sq = |s| match notation {
-        Notation::Usi => t.usi_name(s),
         Notation::Fairy => t.fairy_name(s),
+        _ => t.usi_name(s),
     };
     match mv {
         Move::Normal { from, to, promote } => {
@@ -275,9 +281,12 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
 }
 
 impl<B: Bitboard> Position<B> {
-    /// Reads a move in either notation and checks that it is legal here,
-    /// saying why not if it is not.
+    /// Reads a move in USI, Fairy-Stockfish or Japanese notation and checks
+    /// that it is legal here, saying why not if it is not.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        if japanese::is_japanese(text) {
+            return japanese::parse(self, text);
+        }
         let rules = self.rules();
         let parsed = parse_move(rules.topology, text)?;
         let legal = self.legal_moves();

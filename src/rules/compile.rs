@@ -62,6 +62,9 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.start = variant.start.clone();
     rules.drops = rules_spec.drops;
     rules.cell_size = spec.render.as_ref().and_then(|r| r.cell_size);
+    let records = spec.records.clone().unwrap_or_default();
+    rules.kif_handicap = records.kif_handicap;
+    rules.pgn_variant = records.pgn_variant;
     rules.promotion = rules_spec.promotion;
     rules.immobile_drops = rules_spec.immobile_drops;
     rules.drop_promoted = rules_spec.drop_promoted;
@@ -153,6 +156,8 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Vec<St
             keeps_file: piece.steps.iter().all(|s| s.dx == 0)
                 && !(rule == PromotionRule::Flip && piece.promotion().is_some()),
             kanji: p.kanji.clone(),
+            kif: kif_names(&p.kif, &p.kanji),
+            csa: p.csa.clone(),
             betza: p.betza.clone(),
             value: p.value.unwrap_or(100),
             hand_value: p.hand_value.unwrap_or(p.value.unwrap_or(100) * 115 / 100),
@@ -181,6 +186,8 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Vec<St
                     keeps_file: promoted_steps.iter().all(|s| s.dx == 0),
                     drop_mate_illegal: false,
                     kanji: pr.kanji.clone(),
+                    kif: kif_names(&pr.kif, &pr.kanji),
+                    csa: pr.csa.clone(),
                     betza: pr.betza.clone(),
                     value: pr.value.unwrap_or(100),
                     hand_value: 0,
@@ -191,6 +198,23 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Vec<St
         }
     }
     (roles, steps)
+}
+
+/// A role's names in KIF and KI2 moves: its `kif` names, then its kanji if
+/// that is not among them.
+fn kif_names(kif: &Option<String>, kanji: &Option<String>) -> Vec<String> {
+    let mut names: Vec<String> = kif
+        .as_deref()
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    if let Some(k) = kanji
+        && !names.contains(k)
+    {
+        names.push(k.clone());
+    }
+    names
 }
 
 #[cfg(test)]

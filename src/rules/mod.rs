@@ -64,6 +64,11 @@ pub struct RoleInfo {
     pub drop_mate_illegal: bool,
     /// Kanji for diagrams.
     pub kanji: Option<String>,
+    /// Its names in KIF and KI2 moves: the first is written, all are read
+    /// (its `kif` names, then its kanji).
+    pub kif: Vec<String>,
+    /// Its two-letter CSA code, if the variant file gives one.
+    pub csa: Option<String>,
     /// The movement as written.
     pub betza: String,
     /// Material value on the board.
@@ -113,6 +118,10 @@ pub struct Rules<B> {
     pub start: Setup,
     /// Pixel size of a square in diagrams (`render.cellSize`), if given.
     pub cell_size: Option<u32>,
+    /// KIF's `手合割` for the start (`engine.records.kif_handicap`).
+    pub kif_handicap: Option<String>,
+    /// The PGN `[Variant]` tag (`engine.records.pgn_variant`).
+    pub pgn_variant: Option<String>,
     /// Whether captured pieces go to hand.
     pub drops: bool,
     /// When pieces promote.

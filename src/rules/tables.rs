@@ -128,6 +128,8 @@ pub(super) fn tables<B: Bitboard>(
         roles,
         start: Setup::default(),
         cell_size: None,
+        kif_handicap: None,
+        pgn_variant: None,
         drops: true,
         promotion: PromotionRule::Optional,
         immobile_drops: false,

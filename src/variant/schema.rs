@@ -28,6 +28,21 @@ pub struct EngineSpec {
     /// The rules.
     #[serde(default)]
     pub rules: RulesSpec,
+    /// How game records name the variant.
+    #[serde(default)]
+    pub records: Option<RecordsSpec>,
+}
+
+/// `engine.records`: the names game records give the variant.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordsSpec {
+    /// KIF's `手合割` for the variant's start (`平手`, `5五将棋`).
+    #[serde(default)]
+    pub kif_handicap: Option<String>,
+    /// The PGN `[Variant]` tag's value (as Fairy-Stockfish names the variant).
+    #[serde(default)]
+    pub pgn_variant: Option<String>,
 }
 
 /// `engine.topology`.
@@ -63,6 +78,13 @@ pub struct PieceSpec {
     /// Its name in kanji, for diagrams.
     #[serde(default)]
     pub kanji: Option<String>,
+    /// Its names in KIF and KI2 moves, space-separated: the first is written,
+    /// all are read (default: the kanji).
+    #[serde(default)]
+    pub kif: Option<String>,
+    /// Its two-letter CSA code (`FU`).
+    #[serde(default)]
+    pub csa: Option<String>,
     /// Whether it is royal: it may not be left attacked, and mate ends the game.
     #[serde(default)]
     pub royal: bool,
@@ -100,6 +122,12 @@ pub struct PromotionSpec {
     /// Its name in kanji.
     #[serde(default)]
     pub kanji: Option<String>,
+    /// Its names in KIF and KI2 moves (see [`PieceSpec::kif`]).
+    #[serde(default)]
+    pub kif: Option<String>,
+    /// Its two-letter CSA code (`TO`).
+    #[serde(default)]
+    pub csa: Option<String>,
     /// Whether the promoted side is royal (sho shogi's crown prince).
     #[serde(default)]
     pub royal: bool,

@@ -68,6 +68,26 @@ def main():
     for p in (ROOT / "tests/validate/games").rglob("*.txt"):
         put(out, "record", bytes([index.get("judkins-shogi", 0)]) + p.read_bytes())
 
+    # kif, ki2, csa, pgn, jkf: the records of tests/records/external (shogi),
+    # and each game record of tests/validate/games/ok written in every
+    # format by koma (the variant it names).
+    ext = ROOT / "tests/records/external"
+    for p in sorted(ext.glob("*")):
+        target = {".kif": "kif", ".ki2": "ki2", ".csa": "csa"}.get(p.suffix)
+        if target:
+            put(out, target, bytes([index["shogi"]]) + p.read_bytes())
+            for fmt in ["pgn", "jkf"]:
+                r = subprocess.run([args.koma, "convert", str(p), "--to", fmt], capture_output=True)
+                if r.returncode == 0:
+                    put(out, fmt, bytes([index["shogi"]]) + r.stdout)
+    for p in sorted((ROOT / "tests/validate/games/ok").glob("*.txt")):
+        for fmt in ["kif", "ki2", "csa", "pgn", "jkf"]:
+            r = subprocess.run([args.koma, "convert", str(p), "--to", fmt, "--variant", "judkins-shogi"]
+                               if "variant:" not in p.read_text() else [args.koma, "convert", str(p), "--to", fmt],
+                               capture_output=True)
+            if r.returncode == 0:
+                put(out, fmt, bytes([index["shogi"]]) + r.stdout)
+
     # protocol: USI and UCI sessions.
     usi = b"usi\nisready\nusinewgame\nposition startpos moves 6e6d 6a6d\ngo depth 2\nsetoption name Hash value 1\nposition sfen 4k1/6/6/6/6/K5 b P 1\ngo nodes 100\nquit\n"
     uci = b"uci\nsetoption name UCI_Variant value minishogi\nucinewgame\nposition startpos moves a2a3\ngo movetime 10\nposition fen rbsgk/4p/5/P4/KGSBR[-] w 0 1\ngo infinite\nstop\n"

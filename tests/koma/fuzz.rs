@@ -39,4 +39,6 @@ macro_rules! kept_inputs {
     )*};
 }
 
-kept_inputs!(variant, dsl, fen, sfen, moves, record, protocol, play);
+kept_inputs!(
+    variant, dsl, fen, sfen, moves, record, kif, ki2, csa, pgn, jkf, protocol, play
+);

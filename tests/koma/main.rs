@@ -12,6 +12,7 @@ mod outcome;
 mod perft;
 mod play;
 mod properties;
+mod records;
 mod robustness;
 mod server;
 mod shogiops;

@@ -80,14 +80,14 @@ fn misuse_exits_with_2() {
 
 #[test]
 fn valid_game_records() {
-    insta::glob!("../validate/games/ok", "*.txt", |path| {
+    insta::glob!("../validate/games/ok", "*.*", |path| {
         insta::assert_snapshot!(accepted(&["--game", &relative(path)]));
     });
 }
 
 #[test]
 fn broken_game_records() {
-    insta::glob!("../validate/games/errors", "*.txt", |path| {
+    insta::glob!("../validate/games/errors", "*.*", |path| {
         insta::assert_snapshot!(refused(&["--game", &relative(path)]));
     });
 }

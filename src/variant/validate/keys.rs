@@ -4,7 +4,9 @@
 //! `variants/README.md` equal.
 
 /// The keys of `engine`.
-pub(super) const ENGINE: &[&str] = &["topology", "players", "setup", "render", "pieces", "rules"];
+pub(super) const ENGINE: &[&str] = &[
+    "topology", "players", "setup", "render", "pieces", "rules", "records",
+];
 /// The keys of `engine.topology`.
 pub(super) const TOPOLOGY: &[&str] = &["type", "rows", "cols"];
 /// The keys of `engine.render`.
@@ -14,6 +16,8 @@ pub(super) const PIECE: &[&str] = &[
     "letter",
     "betza",
     "kanji",
+    "kif",
+    "csa",
     "royal",
     "max_per_file",
     "drop_mate_illegal",
@@ -23,7 +27,7 @@ pub(super) const PIECE: &[&str] = &[
     "promotion",
 ];
 /// The keys of a piece's promoted side, `engine.pieces.NAME.promotion`.
-pub(super) const PROMOTION: &[&str] = &["name", "betza", "kanji", "royal", "value"];
+pub(super) const PROMOTION: &[&str] = &["name", "betza", "kanji", "kif", "csa", "royal", "value"];
 /// The keys of `engine.rules`.
 pub(super) const RULES: &[&str] = &[
     "promotion_zone",
@@ -35,6 +39,8 @@ pub(super) const RULES: &[&str] = &[
     "check_wins",
     "repetition",
 ];
+/// The keys of `engine.records`.
+pub(super) const RECORDS: &[&str] = &["kif_handicap", "pgn_variant"];
 /// The keys of `engine.rules.repetition`.
 pub(super) const REPETITION: &[&str] = &["count", "result", "perpetual_check_loses"];
 
@@ -48,6 +54,7 @@ pub(super) const SECTIONS: &[(&str, &[&str])] = &[
     ("engine.pieces.NAME.promotion", PROMOTION),
     ("engine.rules", RULES),
     ("engine.rules.repetition", REPETITION),
+    ("engine.records", RECORDS),
 ];
 
 /// The board kinds of `engine.topology.type`.

@@ -27,7 +27,7 @@ use crate::variant::Problem;
 use crate::variant::limits::{MAX_FILES, MAX_RANKS};
 use crate::variant::schema::{EngineSpec, PieceSpec, PromotionSpec};
 use keys::{
-    ENGINE, PROMOTION_RULES, RENDER, REPETITION, REPETITION_RESULTS, RULES, TOPOLOGY,
+    ENGINE, PROMOTION_RULES, RECORDS, RENDER, REPETITION, REPETITION_RESULTS, RULES, TOPOLOGY,
     TOPOLOGY_TYPES,
 };
 use shape::Checker;
@@ -100,6 +100,9 @@ pub fn validate(front: &Value) -> Result<Validated, Vec<Problem>> {
     };
     if let Some(r) = e.get("rules") {
         c.rules(r, rows);
+    }
+    if let Some(r) = e.get("records") {
+        c.records(r);
     }
     if !c.problems.is_empty() {
         return Err(c.problems);
@@ -219,6 +222,22 @@ impl Checker {
                 path,
                 format!("{path}: no piece is royal, so no move can give check"),
             );
+        }
+    }
+
+    /// `engine.records`: names, each one line of text.
+    fn records(&mut self, r: &Value) {
+        let path = "engine.records";
+        let Some(r) = self.map(r, path, RECORDS, &[]) else {
+            return;
+        };
+        for key in RECORDS {
+            if let Some(s) = self.string(r, path, key)
+                && (s.trim().is_empty() || s.contains(['\n', '\r']))
+            {
+                let p = format!("{path}.{key}");
+                self.value(&p, format!("{p} must be a name on one line, not '{s}'"));
+            }
         }
     }
 

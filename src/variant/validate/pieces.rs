@@ -12,6 +12,13 @@ use crate::variant::Problem;
 use crate::variant::limits::MAX_ROLES;
 use crate::variant::schema::PieceSpec;
 
+/// The record names given so far, with the path that gave each.
+#[derive(Default)]
+struct RecordNames {
+    kif: Vec<(String, String)>,
+    csa: Vec<(String, String)>,
+}
+
 /// The largest material value a piece may be given, either way.
 const MAX_VALUE: i64 = 1_000_000;
 
@@ -34,6 +41,7 @@ impl Checker {
         let mut out = Vec::new();
         let mut letters: Vec<(char, &str)> = Vec::new();
         let mut kinds = 0;
+        let mut names = RecordNames::default();
         for (name, piece) in m {
             let Some(name) = name.as_str() else {
                 self.value(
@@ -51,6 +59,7 @@ impl Checker {
             let letter = self.letter(p, &path, name, &mut letters);
             let steps = self.betza(p, &path);
             self.string(p, &path, "kanji");
+            self.record_names(p, &path, &mut names);
             for key in ["royal", "drop_mate_illegal", "wins_on_last_rank"] {
                 self.boolean(p, &path, key);
             }
@@ -67,7 +76,9 @@ impl Checker {
             self.int(p, &path, "hand_value", -MAX_VALUE, MAX_VALUE);
             let promoted_steps = match p.get("promotion") {
                 None => Some(None),
-                Some(pr) => self.promotion(pr, &join(&path, "promotion")).map(Some),
+                Some(pr) => self
+                    .promotion(pr, &join(&path, "promotion"), &mut names)
+                    .map(Some),
             };
             if self.problems.len() > before {
                 continue;
@@ -129,14 +140,52 @@ impl Checker {
     }
 
     /// A piece's promoted side; its moves.
-    fn promotion(&mut self, v: &Value, path: &str) -> Option<Vec<Step>> {
+    fn promotion(&mut self, v: &Value, path: &str, names: &mut RecordNames) -> Option<Vec<Step>> {
         let pm = self.map(v, path, PROMOTION, &["name", "betza"])?;
         self.string(pm, path, "name");
         let steps = self.betza(pm, path);
         self.string(pm, path, "kanji");
+        self.record_names(pm, path, names);
         self.boolean(pm, path, "royal");
         self.int(pm, path, "value", -MAX_VALUE, MAX_VALUE);
         steps
+    }
+
+    /// A piece's (or promoted side's) names in records: `kif`, names
+    /// without ASCII, space-separated, that no other piece has; `csa`, two
+    /// upper-case ASCII letters that no other piece has.
+    fn record_names(&mut self, m: &Mapping, path: &str, names: &mut RecordNames) {
+        if let Some(kif) = self.string(m, path, "kif") {
+            let p = join(path, "kif");
+            if kif.split_whitespace().next().is_none() {
+                self.value(&p, format!("{p} names nothing: omit it to use the kanji"));
+            }
+            for name in kif.split_whitespace() {
+                if name.chars().any(|c| c.is_ascii() || c.is_numeric()) {
+                    self.value(
+                        &p,
+                        format!("{p}: '{name}' has a digit or an ASCII character, which moves use for squares"),
+                    );
+                } else if let Some((_, other)) = names.kif.iter().find(|(n, _)| n == name) {
+                    self.value(&p, format!("{p}: '{name}' is already a name of {other}"));
+                } else {
+                    names.kif.push((name.to_string(), path.to_string()));
+                }
+            }
+        }
+        if let Some(csa) = self.string(m, path, "csa") {
+            let p = join(path, "csa");
+            if csa.len() != 2 || !csa.chars().all(|c| c.is_ascii_uppercase()) {
+                self.value(
+                    &p,
+                    format!("{p}: '{csa}' must be two upper-case letters, as FU"),
+                );
+            } else if let Some((_, other)) = names.csa.iter().find(|(n, _)| n == csa) {
+                self.value(&p, format!("{p}: '{csa}' is already the code of {other}"));
+            } else {
+                names.csa.push((csa.to_string(), path.to_string()));
+            }
+        }
     }
 
     /// The movement at `path.betza`, parsed and compiled; each error at its

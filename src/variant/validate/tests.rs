@@ -162,3 +162,48 @@ fn giving_check_wins_only_where_there_is_check() {
         )]
     );
 }
+
+#[test]
+fn record_names_are_checked_for_form_and_clashes() {
+    let front = doc(
+        "k2/3/2K",
+        "    gold: { letter: G, betza: WfF, kif: 金 金将, csa: KI }\n    lance: { letter: L, betza: fR, kif: 金将 L1, csa: Ki }\n    silver: { letter: S, betza: FfW, csa: KI }\n",
+        "",
+    );
+    assert_eq!(
+        problems(&front),
+        [
+            (
+                "engine.pieces.lance.kif".to_string(),
+                "engine.pieces.lance.kif: '金将' is already a name of engine.pieces.gold".to_string()
+            ),
+            (
+                "engine.pieces.lance.kif".to_string(),
+                "engine.pieces.lance.kif: 'L1' has a digit or an ASCII character, which moves use for squares".to_string()
+            ),
+            (
+                "engine.pieces.lance.csa".to_string(),
+                "engine.pieces.lance.csa: 'Ki' must be two upper-case letters, as FU".to_string()
+            ),
+            (
+                "engine.pieces.silver.csa".to_string(),
+                "engine.pieces.silver.csa: 'KI' is already the code of engine.pieces.gold".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn record_names_of_the_variant_are_one_line_each() {
+    let mut front = doc("k2/3/2K", "", "");
+    let records: Value =
+        serde_yaml::from_str("{ kif_handicap: \"a\\nb\", pgn_variant: tiny }").expect("YAML");
+    front["engine"]["records"] = records;
+    assert_eq!(
+        problems(&front),
+        [(
+            "engine.records.kif_handicap".to_string(),
+            "engine.records.kif_handicap must be a name on one line, not 'a\nb'".to_string()
+        )]
+    );
+}

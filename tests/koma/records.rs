@@ -1,0 +1,532 @@
+//! Game records: every format written and read back on every embedded
+//! variant it can hold; records written by others (tests/records/external)
+//! replayed to the positions their library computes; Japanese notation;
+//! encodings; results; the commands.
+
+use std::path::Path;
+use std::process::Command;
+
+use koma::board::Color;
+use koma::notation::Notation;
+use koma::position::{AnyPosition, Move};
+use koma::record::{self, Decision, Ending, Format, GameRecord, GameResult, Headers, RecordMove};
+use koma::variant;
+
+use crate::common::{Rng, game, tests_dir};
+
+/// A random legal game of `plies` moves at most from `pos`.
+fn random_moves(pos: &mut AnyPosition, rng: &mut Rng, plies: usize) -> Vec<Move> {
+    let mut out = Vec::new();
+    for _ in 0..plies {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let legal = pos.legal_moves();
+        let m = legal[rng.below(legal.len())];
+        pos.try_play(m).expect("a legal move");
+        out.push(m);
+    }
+    out
+}
+
+/// A record of a random game of a variant, with headers, comments, times
+/// and a result its last position allows: the side to move resigns, or the
+/// game's own outcome.
+fn sample(slug: &str, seed: u64, from_middle: bool) -> GameRecord {
+    let g = game(slug);
+    let mut rng = Rng(seed);
+    let mut pos = AnyPosition::start(&g);
+    if from_middle {
+        random_moves(&mut pos, &mut rng, 8);
+        let setup = pos.to_setup();
+        pos = AnyPosition::new(&g, &setup).expect("a position reached by moves");
+        if pos.outcome().is_some() {
+            pos = AnyPosition::start(&g);
+        }
+    }
+    let start = pos.to_setup();
+    let moves = random_moves(&mut pos, &mut rng, 40);
+    let result = match pos.outcome() {
+        Some(o) => GameResult::from(&o),
+        None => GameResult::win(pos.turn().opposite(), Ending::Resignation),
+    };
+    GameRecord {
+        game: g,
+        start,
+        start_comment: Some("before the first move".into()),
+        moves: moves
+            .into_iter()
+            .enumerate()
+            .map(|(i, mv)| RecordMove {
+                mv,
+                line: 0,
+                comment: (i % 7 == 3).then(|| format!("note {i}\nsecond line")),
+                time: Some((i as u32 * 13) % 200),
+            })
+            .collect(),
+        headers: Headers {
+            sente: Some("Sente Player".into()),
+            gote: Some("後手 太郎".into()),
+            event: Some("koma cup".into()),
+            site: Some("here".into()),
+            date: Some("2026/12/01 10:00:00".into()),
+            time_control: Some("10+5".into()),
+            other: Vec::new(),
+        },
+        result: Some(result),
+    }
+}
+
+fn mv_list(rec: &GameRecord) -> Vec<Move> {
+    rec.moves.iter().map(|m| m.mv).collect()
+}
+
+/// What each format keeps besides the moves and the start.
+fn keeps_headers(f: Format) -> bool {
+    !matches!(f, Format::Usi)
+}
+fn keeps_times(f: Format) -> bool {
+    !matches!(f, Format::Usi | Format::Ki2)
+}
+fn keeps_comments(f: Format) -> bool {
+    !matches!(f, Format::Usi)
+}
+
+/// Writes `rec` in `format` and reads it back; checks what the format keeps.
+/// Returns false if the format cannot hold the game.
+fn round_trip(rec: &GameRecord, format: Format) -> bool {
+    let slug = rec.game.slug().to_string();
+    let written = match record::write(rec, format) {
+        Ok(w) => w,
+        Err(e) => {
+            assert!(
+                matches!(format, Format::Csa | Format::Jkf),
+                "{slug}: {format} refused: {e}"
+            );
+            return false;
+        }
+    };
+    let given = (format == Format::Usi).then_some(&rec.game);
+    let back = record::read(&written, &format!("{slug}.{format}"), given)
+        .unwrap_or_else(|e| panic!("{slug}: own {format} refused: {e}\n{written}"));
+    assert_eq!(back.game.slug(), slug, "{format}: the variant\n{written}");
+    let mut start = rec.start.clone();
+    if matches!(format, Format::Csa | Format::Jkf) {
+        // Neither format numbers the moves of a position it starts from.
+        start.move_number = back.start.move_number;
+    }
+    // Hands are a set: KIF lists gote's first, a FEN whoever the writer put first.
+    let sorted = |s: &koma::setup::Setup| {
+        let mut s = s.clone();
+        s.hands.sort_by_key(|&(c, l, _)| (c.index(), l));
+        s
+    };
+    assert_eq!(
+        sorted(&back.start),
+        sorted(&start),
+        "{slug} {format}: the start\n{written}"
+    );
+    assert_eq!(
+        mv_list(&back),
+        mv_list(rec),
+        "{slug} {format}: the moves\n{written}"
+    );
+    if format != Format::Usi {
+        assert_eq!(
+            back.result, rec.result,
+            "{slug} {format}: the result\n{written}"
+        );
+    }
+    if keeps_headers(format) {
+        assert_eq!(
+            back.headers, rec.headers,
+            "{slug} {format}: the headers\n{written}"
+        );
+    }
+    if keeps_comments(format) {
+        assert_eq!(
+            back.start_comment, rec.start_comment,
+            "{slug} {format}: start comment"
+        );
+        let c: Vec<_> = back.moves.iter().map(|m| m.comment.clone()).collect();
+        let want: Vec<_> = rec.moves.iter().map(|m| m.comment.clone()).collect();
+        assert_eq!(c, want, "{slug} {format}: comments\n{written}");
+    }
+    if keeps_times(format) {
+        let t: Vec<_> = back.moves.iter().map(|m| m.time).collect();
+        let want: Vec<_> = rec.moves.iter().map(|m| m.time).collect();
+        assert_eq!(t, want, "{slug} {format}: times\n{written}");
+    }
+    assert_eq!(
+        record::detect(&written),
+        format,
+        "{slug}: {format} detected\n{written}"
+    );
+    true
+}
+
+#[test]
+fn every_format_round_trips_on_every_variant_it_can_hold() {
+    let mut held = Vec::new();
+    for slug in variant::catalogue() {
+        for (seed, middle) in [(7, false), (11, true), (23, false)] {
+            let rec = sample(slug, seed, middle);
+            for format in Format::ALL {
+                if round_trip(&rec, format) && seed == 7 {
+                    held.push(format!("{slug}:{format}"));
+                }
+            }
+        }
+    }
+    // CSA and JKF hold the 9×9 games whose pieces all have CSA codes: shogi.
+    for f in ["kif", "ki2", "pgn", "koma", "usi"] {
+        for slug in variant::catalogue() {
+            assert!(
+                held.contains(&format!("{slug}:{f}")),
+                "{slug} not held by {f}"
+            );
+        }
+    }
+    assert!(held.contains(&"shogi:csa".to_string()));
+    assert!(held.contains(&"shogi:jkf".to_string()));
+    assert!(!held.contains(&"minishogi:csa".to_string()));
+    assert!(!held.contains(&"sho-shogi:jkf".to_string()));
+}
+
+#[test]
+fn results_of_every_kind_survive_every_format() {
+    let base = sample("shogi", 5, false);
+    let turn = base.position().turn();
+    let results = [
+        GameResult::win(turn.opposite(), Ending::Resignation),
+        GameResult::win(turn.opposite(), Ending::Time),
+        GameResult::win(turn.opposite(), Ending::IllegalMove),
+        GameResult::win(turn, Ending::Impasse),
+        GameResult::draw(Ending::Repetition),
+        GameResult::draw(Ending::Impasse),
+        GameResult::undecided(Ending::Abort),
+    ];
+    for r in results {
+        let mut rec = base.clone();
+        rec.result = Some(r);
+        for format in [
+            Format::Kif,
+            Format::Ki2,
+            Format::Csa,
+            Format::Jkf,
+            Format::Pgn,
+            Format::Koma,
+        ] {
+            let written = record::write(&rec, format).expect("shogi fits");
+            let back = record::read(&written, "r", None).expect("own record");
+            assert_eq!(back.result, Some(r), "{format}: {r}\n{written}");
+        }
+    }
+}
+
+#[test]
+fn kif_writes_what_lishogi_and_the_jsa_write() {
+    let g = game("shogi");
+    let pos = AnyPosition::start(&g);
+    let moves = [
+        "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8c8d", "4e3d", "5a4b",
+    ];
+    let pos = AnyPosition::from_moves(&g, pos.start_setup(), &moves).expect("legal");
+    let rec = GameRecord::from_position(&pos);
+    let kif = record::write(&rec, Format::Kif).expect("KIF");
+    for line in [
+        "手合割：平手",
+        "   1 ７六歩(77)",
+        "   3 ２二角成(88)",
+        "   4 同　銀(31)",
+        "   5 ４五角打",
+        "   7 ３四角(45)",
+    ] {
+        assert!(kif.contains(line), "{line} missing:\n{kif}");
+    }
+    let ki2 = record::write(&rec, Format::Ki2).expect("KI2");
+    assert!(ki2.contains("▲２二角成"), "{ki2}");
+    assert!(ki2.contains("△同銀"), "{ki2}");
+    // No bishop on the board could go to 4e: the drop is written without 打.
+    assert!(ki2.contains("▲４五角 "), "{ki2}");
+}
+
+#[test]
+fn relative_words_tell_two_pieces_apart() {
+    let g = game("shogi");
+    // Golds on 6i and 4i can both go to 5h; the one on 5i too.
+    let cases = [
+        ("4k4/9/9/9/9/9/9/9/3G1G1K1 b - 1", "4i5h", "▲５八金右"),
+        ("4k4/9/9/9/9/9/9/9/3G1G1K1 b - 1", "6i5h", "▲５八金左"),
+        ("4k4/9/9/9/9/9/9/9/3GGG1K1 b - 1", "5i5h", "▲５八金直"),
+        ("4k4/9/9/9/9/9/5S3/9/3S3K1 b - 1", "4g5h", "▲５八銀引"),
+        ("4k4/9/9/9/9/9/5S3/9/3S3K1 b - 1", "6i5h", "▲５八銀上"),
+        ("4k4/9/9/9/9/9/9/5G3/3G3K1 b - 1", "4h5h", "▲５八金寄"),
+        ("4k4/9/9/9/9/9/9/5G3/3G3K1 b - 1", "6i5h", "▲５八金上"),
+        // Gote's view: its right is sente's left.
+        ("1k1g1g3/9/9/9/9/9/9/9/4K4 w - 1", "6a5b", "△５二金右"),
+        ("1K7/9/9/9/9/9/9/9/4k4 b R2r 1", "R*5e", "▲５五飛"),
+        ("4k4/9/9/9/9/9/9/9/R3K4 b R 1", "R*9e", "▲９五飛打"),
+        ("4k4/9/9/9/9/9/9/9/R3K4 b R 1", "9i9e", "▲９五飛"),
+    ];
+    for (sfen, usi, want) in cases {
+        let setup = koma::setup::Setup::parse_sfen(sfen).expect(sfen);
+        let pos = AnyPosition::new(&g, &setup).expect(sfen);
+        let mv = pos.parse_move(usi).expect(usi);
+        let written = pos.format_move(mv, Notation::Japanese);
+        assert_eq!(written, want, "{sfen} {usi}");
+        assert_eq!(
+            pos.parse_move(&written).ok(),
+            Some(mv),
+            "{written} reads back"
+        );
+    }
+}
+
+#[test]
+fn every_legal_move_of_every_variant_reads_back_from_japanese() {
+    for slug in variant::catalogue() {
+        let g = game(slug);
+        let mut rng = Rng(3);
+        let mut pos = AnyPosition::start(&g);
+        for _ in 0..30 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let legal = pos.legal_moves();
+            for &m in &legal {
+                let j = pos.format_move(m, Notation::Japanese);
+                assert_eq!(
+                    pos.parse_move(&j).ok(),
+                    Some(m),
+                    "{slug}: {j} in {}",
+                    pos.sfen()
+                );
+            }
+            pos.try_play(legal[rng.below(legal.len())]).expect("legal");
+        }
+    }
+}
+
+#[test]
+fn squares_beyond_nine_files_are_numbered_whole() {
+    use koma::board::Topology;
+    use koma::notation::japanese::{origin, parse_square, square_name};
+    let t = Topology { rows: 12, cols: 12 };
+    let sq = t.square(0, 1).expect("on the board");
+    assert_eq!(square_name(t, sq), "１２十一");
+    assert_eq!(origin(t, sq), "(1211)");
+    assert_eq!(
+        parse_square(t, "１２十一歩").map(|(s, r)| (s, r.to_string())),
+        Some((sq, "歩".into()))
+    );
+}
+
+/// The records of tests/records/external: each replays to the position
+/// json-kifu-format computes (expected.tsv, checked again by check.sh).
+#[test]
+fn records_written_by_others_replay_to_their_library_s_positions() {
+    let dir = tests_dir().join("records/external");
+    let expected = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
+    let mut n = 0;
+    for line in expected
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let mut cols = line.split('\t');
+        let (file, sfen, moves) = (
+            cols.next().expect("file"),
+            cols.next().expect("sfen"),
+            cols.next().expect("moves"),
+        );
+        let bytes = std::fs::read(dir.join(file)).expect("record");
+        let (text, _) = record::decode(&bytes);
+        let rec = record::read(&text, file, None).unwrap_or_else(|e| panic!("{e}"));
+        let pos = rec.position();
+        // The move number is left out: json-kifu-format counts a closing
+        // word (投了) as a move.
+        let ours = pos.sfen();
+        let ours = ours.rsplit_once(' ').map_or(ours.as_str(), |(a, _)| a);
+        assert_eq!(ours, sfen, "{file}");
+        assert_eq!(rec.moves.len().to_string(), moves, "{file}");
+        n += 1;
+    }
+    assert!(n >= 10, "only {n} external records");
+}
+
+#[test]
+fn shift_jis_and_utf8_read_alike() {
+    let dir = tests_dir().join("records/external");
+    let sjis = std::fs::read(dir.join("kif-time-sjis.kif")).expect("file");
+    assert!(std::str::from_utf8(&sjis).is_err(), "the file is Shift_JIS");
+    let (text, encoding) = record::decode(&sjis);
+    assert_eq!(encoding, "Shift_JIS");
+    let utf8 = std::fs::read_to_string(dir.join("kif-time.kif")).expect("file");
+    assert_eq!(text, utf8);
+    let (text, encoding) = record::decode(format!("\u{feff}{utf8}").as_bytes());
+    assert_eq!((text.as_str(), encoding), (utf8.as_str(), "UTF-8"));
+}
+
+fn koma(args: &[&str]) -> (String, String, Option<i32>) {
+    let o = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("koma runs");
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.status.code(),
+    )
+}
+
+#[test]
+fn convert_writes_each_format_and_refuses_what_cannot_be() {
+    let input = "tests/records/external/kif-special.kif";
+    for f in Format::ALL {
+        let (out, err, code) = koma(&["convert", input, "--to", f.name()]);
+        assert_eq!(code, Some(0), "{f}: {err}");
+        let back = record::read(&out, "converted", Some(&game("shogi"))).expect("reads back");
+        assert_eq!(back.moves.len(), 4, "{f}");
+    }
+    let dir = std::env::temp_dir().join(format!("koma-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let out = dir.join("game.csa");
+    let (_, err, code) = koma(&["convert", input, "-o", out.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        std::fs::read_to_string(&out)
+            .expect("written")
+            .contains("%TORYO")
+    );
+    let mini = dir.join("mini.txt");
+    std::fs::write(&mini, "variant: minishogi\n5d5c\n").expect("written");
+    let (_, err, code) = koma(&["convert", mini.to_str().expect("utf-8"), "--to", "csa"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("Minishogi is played on 5×5, and CSA and JKF records are 9×9"),
+        "{err}"
+    );
+    let (_, err, code) = koma(&["convert", input, "--to", "xml"]);
+    assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
+fn a_resigned_game_saved_and_loaded_keeps_its_result() {
+    let dir = std::env::temp_dir().join(format!("koma-resign-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let saved = dir.join("game.txt");
+    let p = saved.to_str().expect("utf-8");
+    let o = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["play", "--gote", "human"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .expect("stdin")
+                .write_all(format!("6e6d\nresign\nsave {p}\nquit\n").as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("koma play runs");
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(&saved).expect("saved");
+    assert!(text.contains("result: sente wins by resignation"), "{text}");
+    let (out, err, code) = koma(&["validate", "--game", p]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("recorded result: sente wins by resignation"),
+        "{out}"
+    );
+    // Loaded again, the game is over until undo withdraws the resignation.
+    let o = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(["play", "--load", p, "--gote", "human"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .expect("stdin")
+                .write_all(b"1a1b\nundo\nquit\n")?;
+            c.wait_with_output()
+        })
+        .expect("koma play runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("Game over: sente wins by resignation"),
+        "{out}"
+    );
+    assert!(out.contains("The game is over"), "{out}");
+    assert!(out.contains("Resignation withdrawn."), "{out}");
+}
+
+#[test]
+fn koma_moves_lists_japanese_notation() {
+    let (out, err, code) = koma(&[
+        "moves",
+        "-v",
+        "shogi",
+        "--moves",
+        "7g7f",
+        "3c3d",
+        "--notation",
+        "japanese",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.lines().any(|l| l == "▲２二角成"), "{out}");
+    assert!(out.lines().any(|l| l == "▲２二角不成"), "{out}");
+    assert!(out.lines().any(|l| l == "▲５八金右"), "{out}");
+}
+
+#[test]
+fn decisions_and_endings_read_back_from_their_words() {
+    for r in [
+        GameResult::win(Color::Sente, Ending::Checkmate),
+        GameResult::win(Color::Gote, Ending::ReachedLastRank),
+        GameResult::draw(Ending::Repetition),
+        GameResult::undecided(Ending::Abort),
+        GameResult::undecided(Ending::Unknown),
+        GameResult::undecided(Ending::Time),
+    ] {
+        assert_eq!(GameResult::parse(&r.to_string()), Some(r), "{r}");
+    }
+    assert_eq!(GameResult::parse("sente wins by luck"), None);
+    assert!(matches!(
+        GameResult::parse("gote wins by time").map(|r| r.decision),
+        Some(Decision::Win(Color::Gote))
+    ));
+}
+
+#[test]
+fn no_two_variants_share_a_record_name() {
+    let mut kif = Vec::new();
+    let mut pgn = Vec::new();
+    for slug in variant::catalogue() {
+        let g = game(slug);
+        koma::with_rules!(&g, r => {
+            if let Some(h) = &r.kif_handicap {
+                assert!(!kif.contains(h), "{slug}: 手合割 {h} is another variant's");
+                kif.push(h.clone());
+            }
+            let p = r.pgn_variant.clone().unwrap_or_else(|| r.slug.clone());
+            assert!(!pgn.contains(&p), "{slug}: [Variant] {p} is another variant's");
+            pgn.push(p);
+        });
+    }
+    assert!(kif.len() >= 3, "{kif:?}");
+}
+
+#[test]
+fn the_check_script_exists_and_is_executable() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/records/check.sh");
+    let meta = std::fs::metadata(&script).expect("tests/records/check.sh");
+    use std::os::unix::fs::PermissionsExt;
+    assert!(
+        meta.permissions().mode() & 0o111 != 0,
+        "check.sh is not executable"
+    );
+}
