@@ -342,6 +342,7 @@ impl<B: Bitboard> Position<B> {
                 hand_hash,
                 checkers: B::EMPTY,
                 captured: 0,
+                captured_last: 0,
                 mv: None,
             });
             let them = pos.turn.opposite();
