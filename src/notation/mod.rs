@@ -11,7 +11,7 @@ mod any;
 use std::sync::Arc;
 
 use crate::position::{Move, Position, PositionError};
-use crate::rules::Rules;
+use crate::rules::{PromotionRule, Rules};
 use crate::setup::Setup;
 
 /// Which move notation to write.
@@ -466,6 +466,7 @@ impl<B: Bitboard> Position<B> {
                     return if promote {
                         match info.promotion {
                             None => format!("a {} does not promote", info.name),
+                            Some(_) if rules.promotion == PromotionRule::Entering => "a piece promotes only when its move enters the promotion zone, captures starting or ending in it, or ends where it could never move again".into(),
                             Some(_) => "a piece promotes only when its move starts or ends in the promotion zone".into(),
                         }
                     } else {

@@ -337,8 +337,25 @@ impl<B: Bitboard> Position<B> {
                 info.promotion.is_some()
                     && (rules.zone[self.turn.index()] & (B::from_square(from) | B::from_square(to)))
                         .any()
+                    && (rules.promotion != PromotionRule::Entering
+                        || self.may_promote_entering(role, from, to))
             }
         }
+    }
+
+    /// `promotion: entering`, for a move that starts or ends in the zone:
+    /// one into the zone from outside, a capture on its last square, or one
+    /// to where the piece could never move again. Out of line: other rules
+    /// never call it.
+    #[inline(never)]
+    fn may_promote_entering(&self, role: Role, from: Square, to: Square) -> bool {
+        let rules = &*self.rules;
+        let zone = rules.zone[self.turn.index()];
+        let captures = to != from && self.by_color[self.turn.opposite().index()].contains(to);
+        rules.role(role).promotion.is_some()
+            && ((!zone.contains(from) && zone.contains(to))
+                || (captures && (zone.contains(from) || zone.contains(to)))
+                || !rules.mobile(self.turn, role).contains(to))
     }
 
     #[inline(always)]
@@ -357,7 +374,9 @@ impl<B: Bitboard> Position<B> {
             to,
             promote: true,
         });
-        if rules.promotion == PromotionRule::Optional && rules.mobile(self.turn, role).contains(to)
+        if (rules.promotion == PromotionRule::Optional
+            && rules.mobile(self.turn, role).contains(to))
+            || rules.promotion == PromotionRule::Entering
         {
             out.push(Move::Normal {
                 from,
@@ -419,7 +438,9 @@ impl<B: Bitboard> Position<B> {
     /// `to` would.
     fn push_multi<S: Sink>(&self, out: &mut S, role: Role, from: Square, via: Square, to: Square) {
         let rules = &*self.rules;
-        let mobile = rules.mobile(self.turn, role).contains(to) || rules.immobile_drops;
+        let mobile = rules.mobile(self.turn, role).contains(to)
+            || rules.immobile_drops
+            || rules.promotion == PromotionRule::Entering;
         let mv = |promote| Move::MultiLeg {
             from,
             via,
@@ -433,7 +454,11 @@ impl<B: Bitboard> Position<B> {
             return;
         }
         out.push(mv(true));
-        if rules.promotion == PromotionRule::Optional && mobile {
+        if matches!(
+            rules.promotion,
+            PromotionRule::Optional | PromotionRule::Entering
+        ) && mobile
+        {
             out.push(mv(false));
         }
     }

@@ -115,7 +115,10 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                 rules.mobile(color, role)
             };
             let info = rules.role(role);
-            arrive.push(if rules.promotion == PromotionRule::Flip {
+            arrive.push(if rules.promotion == PromotionRule::Entering {
+                // Never forced: a piece may stay where it can no longer move.
+                rules.all
+            } else if rules.promotion == PromotionRule::Flip {
                 if info.other_side.is_some() {
                     rules.all
                 } else {

@@ -169,3 +169,28 @@ fn the_engine_respects_its_time() {
         assert!(start.elapsed() < std::time::Duration::from_millis(1500), "took {:?}", start.elapsed());
     });
 }
+
+#[test]
+fn without_the_check_rule_capturing_the_king_in_two_legs_wins() {
+    let path = crate::common::variant_path("tests/legs/lion-7x7-entering.md");
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        let fen = "3k3/3Np2/7/7/7/7/3K3 w - 1";
+        for (mv, lion) in [("4b4a4b", "4b"), ("4b3b4a", "4a"), ("4b4a", "4a")] {
+            let mut pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN")).expect("valid");
+            assert_eq!(pos.outcome(), None);
+            let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(format_move(&pos, m, Notation::Usi), mv);
+            pos.play(m);
+            assert_eq!(
+                pos.outcome(),
+                Some(Outcome::Win { winner: Color::Sente, reason: Reason::RoyalCaptured }),
+                "after {mv}"
+            );
+            assert!(pos.legal_moves().is_empty(), "after {mv}");
+            let t = pos.rules().topology;
+            let at = pos.rules().topology.squares().find(|&s| t.usi_name(s) == lion).expect("square");
+            assert!(pos.piece_at(at).is_some(), "{mv}: the lion stands on {lion}");
+        }
+    });
+}

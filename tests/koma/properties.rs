@@ -146,6 +146,26 @@ impl Reference {
         }
     }
 
+    /// `promotion: entering`: into the zone from outside, a capture on the
+    /// last square starting or ending in it, or a move in or into it that
+    /// ends where the piece could never move again.
+    fn may_promote_entering<B: Bitboard>(
+        &self,
+        pos: &Position<B>,
+        us: Color,
+        role: Role,
+        from: Square,
+        to: Square,
+    ) -> bool {
+        let rules = pos.rules();
+        let captures = to != from && pos.piece_at(to).is_some_and(|p| p.color != us);
+        let (a, b) = (self.in_zone(rules, us, from), self.in_zone(rules, us, to));
+        let enters = !a && b;
+        let captures_in_zone = captures && (a || b);
+        let stuck = (a || b) && !self.can_move_from(rules, us, role, to);
+        rules.role(role).promotion.is_some() && (enters || captures_in_zone || stuck)
+    }
+
     fn attacked<B: Bitboard>(&self, pos: &Position<B>, sq: Square, by: Color) -> bool {
         pos.rules().topology.squares().any(|from| {
             pos.piece_at(from).is_some_and(|p| {
@@ -211,13 +231,19 @@ impl Reference {
                         self.spec.immobile_drops || self.can_move_from(rules, us, p.role, route.to);
                     let may_promote = match self.spec.promotion {
                         PromotionRule::Flip => info.other_side.is_some(),
+                        PromotionRule::Entering => {
+                            self.may_promote_entering(pos, us, p.role, from, route.to)
+                        }
                         _ => {
                             info.promotion.is_some()
                                 && (self.in_zone(rules, us, from)
                                     || self.in_zone(rules, us, route.to))
                         }
                     };
-                    let must = self.spec.promotion != PromotionRule::Optional || !stays_mobile;
+                    let never_forced = self.spec.promotion == PromotionRule::Entering;
+                    let stays_mobile = stays_mobile || never_forced;
+                    let must = !never_forced
+                        && (self.spec.promotion != PromotionRule::Optional || !stays_mobile);
                     for promote in [true, false] {
                         if (promote && may_promote)
                             || (!promote && (!may_promote || !must) && stays_mobile)
@@ -247,6 +273,9 @@ impl Reference {
             for to in plain {
                 let (may_promote, must) = match self.spec.promotion {
                     PromotionRule::Flip => (info.other_side.is_some(), true),
+                    PromotionRule::Entering => {
+                        (self.may_promote_entering(pos, us, p.role, from, to), false)
+                    }
                     rule => (
                         info.promotion.is_some()
                             && (self.in_zone(rules, us, from) || self.in_zone(rules, us, to)),
@@ -262,8 +291,9 @@ impl Reference {
                     });
                 }
                 // Unpromoted, it must be able to move again from where it lands.
-                let stays_mobile =
-                    self.spec.immobile_drops || self.can_move_from(rules, us, p.role, to);
+                let stays_mobile = self.spec.immobile_drops
+                    || self.spec.promotion == PromotionRule::Entering
+                    || self.can_move_from(rules, us, p.role, to);
                 if (!may_promote || !must) && stays_mobile {
                     candidates.push(Move::Normal {
                         from,
@@ -528,6 +558,13 @@ fn two_leg_moves_match_the_reference() {
     // captures without moving, passes, checks given and parried by them.
     let path = crate::common::variant_path("tests/legs/lion-7x7.md");
     assert!(check_games(&path, 30, 80, 0x2d35_8dcc_aa6c_78a5) > 1000);
+}
+
+#[test]
+fn promotion_on_entering_without_check_matches_the_reference() {
+    // No check rule (kings are captured), no drops, `promotion: entering`.
+    let path = crate::common::variant_path("tests/legs/lion-7x7-entering.md");
+    assert!(check_games(&path, 30, 100, 0x1b87_3593_c2b2_ae35) > 1000);
 }
 
 #[test]
