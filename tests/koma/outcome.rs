@@ -194,3 +194,28 @@ fn without_the_check_rule_capturing_the_king_in_two_legs_wins() {
         }
     });
 }
+
+#[test]
+fn without_the_check_rule_a_side_loses_when_neither_its_king_nor_its_prince_is_left() {
+    let path = crate::common::variant_path("tests/legs/prince-7x7.md");
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        // Gote's lion next to sente's king; sente's prince (a promoted silver) on 7g.
+        let fen = "3k3/7/7/7/7/3n3/+S2K3 b - 1";
+        let mut pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN")).expect("valid");
+        let step = |pos: &mut Position<_>, mv: &str| {
+            let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{e}"));
+            pos.play(m);
+        };
+        step(&mut pos, "4f4g");
+        assert_eq!(pos.outcome(), None, "the prince is left");
+        assert!(!pos.legal_moves().is_empty());
+        step(&mut pos, "7g6g");
+        assert_eq!(pos.outcome(), None);
+        step(&mut pos, "4g6g");
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Win { winner: Color::Gote, reason: Reason::RoyalCaptured })
+        );
+    });
+}

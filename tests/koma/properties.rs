@@ -562,9 +562,18 @@ fn two_leg_moves_match_the_reference() {
 
 #[test]
 fn promotion_on_entering_without_check_matches_the_reference() {
-    // No check rule (kings are captured), no drops, `promotion: entering`.
-    let path = crate::common::variant_path("tests/legs/lion-7x7-entering.md");
-    assert!(check_games(&path, 30, 100, 0x1b87_3593_c2b2_ae35) > 1000);
+    // No check rule (kings are captured), no drops, `promotion: entering`;
+    // then the same with a second royal made by promotion (a crown prince).
+    for file in [
+        "tests/legs/lion-7x7-entering.md",
+        "tests/legs/prince-7x7.md",
+    ] {
+        let path = crate::common::variant_path(file);
+        assert!(
+            check_games(&path, 30, 100, 0x1b87_3593_c2b2_ae35) > 1000,
+            "{file}"
+        );
+    }
 }
 
 #[test]
