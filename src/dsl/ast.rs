@@ -46,11 +46,24 @@ pub enum Atom {
     Queen,
 }
 
+/// A leg after the first of a multi-leg part: the `a` that starts it and
+/// its own modifiers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaterLeg {
+    /// Where its `a` stands.
+    pub separator: Span,
+    /// Its modifier letters with their places.
+    pub modifiers: Vec<(char, Span)>,
+}
+
 /// One part of a movement: modifiers, atom, range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
-    /// The modifier letters with their places.
+    /// The modifier letters (of the first leg) with their places.
     pub modifiers: Vec<(char, Span)>,
+    /// The legs after the first (`caK`: one, with no modifiers), each
+    /// moving by the same atom.
+    pub later_legs: Vec<LaterLeg>,
     /// The atom.
     pub atom: Atom,
     /// The atom's letters.
@@ -98,17 +111,27 @@ pub(super) fn build(pairs: Pairs<'_, Rule>) -> Movement {
 
 fn build_part(part: pest::iterators::Pair<'_, Rule>) -> Part {
     let mut modifiers = Vec::new();
+    let mut later_legs = Vec::new();
     let mut atom = Atom::King;
     let mut atom_text = String::new();
     let mut atom_span = Span { start: 0, end: 0 };
     let mut range = None;
     for inner in part.into_inner() {
         match inner.as_rule() {
-            Rule::modifiers => {
-                for m in inner.into_inner() {
-                    let c = m.as_str().chars().next().unwrap_or('?');
-                    modifiers.push((c, Span::of(&m)));
+            Rule::modifiers => modifiers = letters(inner),
+            Rule::later_leg => {
+                let mut leg = LaterLeg {
+                    separator: Span::of(&inner),
+                    modifiers: Vec::new(),
+                };
+                for x in inner.into_inner() {
+                    match x.as_rule() {
+                        Rule::leg_separator => leg.separator = Span::of(&x),
+                        Rule::modifiers => leg.modifiers = letters(x),
+                        _ => {}
+                    }
                 }
+                later_legs.push(leg);
             }
             Rule::atom => {
                 atom_span = Span::of(&inner);
@@ -135,9 +158,17 @@ fn build_part(part: pest::iterators::Pair<'_, Rule>) -> Part {
     }
     Part {
         modifiers,
+        later_legs,
         atom,
         atom_text,
         atom_span,
         range,
     }
+}
+
+/// The letters of a `modifiers` pair with their places.
+fn letters(pair: pest::iterators::Pair<'_, Rule>) -> Vec<(char, Span)> {
+    pair.into_inner()
+        .map(|m| (m.as_str().chars().next().unwrap_or('?'), Span::of(&m)))
+        .collect()
 }

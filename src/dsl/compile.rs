@@ -26,13 +26,46 @@ pub struct Step {
     pub mode: Mode,
 }
 
+/// One leg of a multi-leg move: a single step from sente's side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Leg {
+    /// File offset, as in [`Step`].
+    pub dx: i8,
+    /// Rank offset, as in [`Step`].
+    pub dy: i8,
+    /// What the square where the leg ends must hold: empty (`MoveOnly`), a
+    /// piece of the opponent (`CaptureOnly`, which the move captures) or either.
+    pub mode: Mode,
+}
+
+/// A move in two legs (`caK`): the second leg starts where the first ends.
+/// The square the piece left counts as empty, so a second leg may come back
+/// to it (capturing without moving, or passing).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TwoLegs {
+    /// The first leg, from the piece's square.
+    pub first: Leg,
+    /// The second leg, from where the first ended.
+    pub second: Leg,
+}
+
+/// A compiled movement: its one-leg steps and its two-leg moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Moves {
+    /// Leaps and rides.
+    pub steps: Vec<Step>,
+    /// Moves in two legs.
+    pub two_legs: Vec<TwoLegs>,
+}
+
 /// The largest range a rider may be given (beyond any board koma plays on).
 const MAX_RANGE: u32 = 64;
 
 /// Checks every part and compiles the movement, collecting all errors.
-pub fn compile(movement: &Movement) -> Result<Vec<Step>, Vec<DslError>> {
+pub fn compile(movement: &Movement) -> Result<Moves, Vec<DslError>> {
     let mut errors = Vec::new();
     let mut steps = Vec::new();
+    let mut two_legs = Vec::new();
     // A king, rook, bishop or queen written twice in a row (`KK`) is read as
     // a rider by some readers of the notation (Fairy-Stockfish: a queen for
     // `KK`) and as the same piece twice by others: refused, not guessed.
@@ -63,9 +96,13 @@ pub fn compile(movement: &Movement) -> Result<Vec<Step>, Vec<DslError>> {
         }
     }
     for part in &movement.parts {
-        match compile_part(part) {
-            Ok(mut s) => steps.append(&mut s),
-            Err(mut e) => errors.append(&mut e),
+        let compiled = if part.later_legs.is_empty() {
+            compile_part(part).map(|mut s| steps.append(&mut s))
+        } else {
+            compile_legs(part).map(|mut l| two_legs.append(&mut l))
+        };
+        if let Err(mut e) = compiled {
+            errors.append(&mut e);
         }
     }
     if !errors.is_empty() {
@@ -73,7 +110,133 @@ pub fn compile(movement: &Movement) -> Result<Vec<Step>, Vec<DslError>> {
     }
     steps.sort();
     steps.dedup();
-    Ok(steps)
+    two_legs.sort();
+    two_legs.dedup();
+    Ok(Moves { steps, two_legs })
+}
+
+/// The mode letters of a leg: its mode (`default` without one) and any
+/// error for `m` and `c` together.
+fn leg_mode(modifiers: &[(char, Span)], default: Mode, errors: &mut Vec<DslError>) -> Mode {
+    let mut mode = default;
+    let mut seen: Option<char> = None;
+    for &(c, span) in modifiers {
+        if c != 'm' && c != 'c' {
+            continue;
+        }
+        if seen.is_some_and(|p| p != c) {
+            errors.push(DslError {
+                message: "'m' and 'c' together leave no move: use neither for a piece that moves and captures".into(),
+                span,
+            });
+        }
+        seen = Some(c);
+        mode = if c == 'm' {
+            Mode::MoveOnly
+        } else {
+            Mode::CaptureOnly
+        };
+    }
+    mode
+}
+
+/// A part in two legs (`caK`, `mafW`): both legs are single steps of the
+/// atom. The first leg's directions are read as for any part; it goes to an
+/// empty square unless marked `c`. The second leg's `f` continues the first
+/// leg's step, `b` goes back the way it came, nothing allows every step; it
+/// moves or captures unless marked `m` or `c`.
+fn compile_legs(part: &Part) -> Result<Vec<TwoLegs>, Vec<DslError>> {
+    let mut errors = Vec::new();
+    if let Some(third) = part.later_legs.get(1) {
+        errors.push(DslError {
+            message: "at most two legs are supported: this 'a' starts a third".into(),
+            span: third.separator,
+        });
+    }
+    if matches!(part.atom, Atom::Rider { .. } | Atom::Queen) {
+        errors.push(DslError {
+            message: format!(
+                "the legs of a multi-leg move are single steps: '{}' rides (use a leaper such as W, F or K)",
+                part.atom_text
+            ),
+            span: part.atom_span,
+        });
+    }
+    if let Some((_, span)) = part.range {
+        errors.push(DslError {
+            message: "a multi-leg move takes no range: its legs are single steps".into(),
+            span,
+        });
+    }
+    let first_mode = leg_mode(&part.modifiers, Mode::MoveOnly, &mut errors);
+    let first_dirs: Vec<(char, Span)> = part
+        .modifiers
+        .iter()
+        .copied()
+        .filter(|&(c, _)| c != 'm' && c != 'c')
+        .collect();
+    let first = Part {
+        modifiers: first_dirs,
+        later_legs: Vec::new(),
+        atom: part.atom,
+        atom_text: part.atom_text.clone(),
+        atom_span: part.atom_span,
+        range: None,
+    };
+    let first_steps = match compile_part(&first) {
+        Ok(s) => s,
+        Err(mut e) => {
+            errors.append(&mut e);
+            Vec::new()
+        }
+    };
+    let second = part
+        .later_legs
+        .first()
+        .map_or(&[][..], |l| &l.modifiers[..]);
+    let second_mode = leg_mode(second, Mode::Both, &mut errors);
+    let (mut onward, mut back) = (false, false);
+    for &(c, span) in second {
+        match c {
+            'm' | 'c' => {}
+            'f' => onward = true,
+            'b' => back = true,
+            _ => errors.push(DslError {
+                message: format!(
+                    "'{c}' is not supported on a later leg: use f (the same step again), b (back the way it came) or no direction (any step)"
+                ),
+                span,
+            }),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let shapes: Vec<(i8, i8)> = match part.atom {
+        Atom::Leaper { dx, dy } => symmetric(dx, dy),
+        _ => [symmetric(0, 1), symmetric(1, 1)].concat(),
+    };
+    let mut out = Vec::new();
+    for s in &first_steps {
+        for &(dx, dy) in &shapes {
+            let any = !onward && !back;
+            if any || (onward && (dx, dy) == (s.dx, s.dy)) || (back && (dx, dy) == (-s.dx, -s.dy)) {
+                out.push(TwoLegs {
+                    first: Leg {
+                        dx: s.dx,
+                        dy: s.dy,
+                        mode: first_mode,
+                    },
+                    second: Leg {
+                        dx,
+                        dy,
+                        mode: second_mode,
+                    },
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The axis a direction letter speaks of.

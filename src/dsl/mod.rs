@@ -19,12 +19,19 @@
 //!   jumps, `rfN` = the narrow jump forward and right).
 //!   `h` after a letter means that half of the board (`fhN` = all four jumps
 //!   that go forward at all).
+//! - legs (XBetza's `a`, "and then"): `caK` is a king step that captures,
+//!   then a second king step from there; the modifiers before the first `a`
+//!   belong to the first leg, those after it to the second. A first leg goes
+//!   to an empty square unless marked `c`; on the second, `f` repeats the
+//!   first leg's step, `b` comes back, and the square left counts as empty
+//!   (`cabK` captures without moving, `mabK` passes). Two legs at most, each
+//!   a single step of a leaper or `K`.
 
 mod ast;
 mod compile;
 
-pub use ast::{Atom, Movement, Part, Span};
-pub use compile::{Mode, Step, compile};
+pub use ast::{Atom, LaterLeg, Movement, Part, Span};
+pub use compile::{Leg, Mode, Moves, Step, TwoLegs, compile};
 
 use pest::Parser;
 
@@ -60,9 +67,9 @@ pub fn parse(text: &str) -> Result<Movement, DslError> {
     Ok(ast::build(pairs))
 }
 
-/// Parses, checks and compiles a movement string into move vectors.
-/// Every problem found is returned, not only the first.
-pub fn steps(text: &str) -> Result<Vec<Step>, Vec<DslError>> {
+/// Parses, checks and compiles a movement string into move vectors and
+/// two-leg moves. Every problem found is returned, not only the first.
+pub fn moves(text: &str) -> Result<Moves, Vec<DslError>> {
     let movement = parse(text).map_err(|e| vec![e])?;
     compile(&movement)
 }
@@ -82,7 +89,7 @@ fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> DslError {
             format!("'{c}' is not a supported atom: expected one of W F D N A H C Z G K R B Q")
         }
         Some(c) if c.is_ascii_lowercase() => format!(
-            "'{c}' is not a supported modifier: expected f b l r v s h (directions) or m c (modes), followed by an atom"
+            "'{c}' is not a supported modifier: expected f b l r v s h (directions), m c (modes) or a (next leg), followed by an atom"
         ),
         Some(c) if c.is_ascii_digit() => {
             format!("a range ('{c}') must follow an atom")

@@ -5,7 +5,9 @@
 use super::*;
 
 fn draw(text: &str) -> String {
-    let steps = steps(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let steps = moves(text)
+        .unwrap_or_else(|e| panic!("{text}: {e:?}"))
+        .steps;
     let mut grid = [['.'; 7]; 7];
     grid[3][3] = '*';
     for s in steps {
@@ -57,7 +59,7 @@ golden!(euro_knight, "fNsW", "......." "..x.x.." "......." "..x*x.." "......." "
 golden!(nightrider, "NN", "......." "..x.x.." ".x...x." "...*..." ".x...x." "..x.x.." ".......");
 
 fn error(text: &str) -> String {
-    match steps(text) {
+    match moves(text) {
         Ok(s) => panic!("{text} compiled to {s:?}"),
         Err(e) => e
             .iter()
@@ -106,8 +108,83 @@ fn a_doubled_king_or_slider_is_refused_where_readers_disagree() {
     );
     assert!(error("RR").starts_with("0..2 'RR' is ambiguous"));
     // Not doubled: a modifier or a range stands between.
-    assert!(steps("KfK").is_ok());
-    assert!(steps("R2R").is_ok());
+    assert!(moves("KfK").is_ok());
+    assert!(moves("R2R").is_ok());
     // Doubled leapers ride, as everyone reads them.
-    assert!(steps("WW").is_ok());
+    assert!(moves("WW").is_ok());
+}
+
+/// A leg as `(dx, dy, mode)`.
+type LegShape = (i8, i8, Mode);
+
+fn legs(text: &str) -> Vec<(LegShape, LegShape)> {
+    let m = moves(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    assert!(m.steps.is_empty(), "{text}: no one-leg steps");
+    m.two_legs
+        .iter()
+        .map(|l| {
+            (
+                (l.first.dx, l.first.dy, l.first.mode),
+                (l.second.dx, l.second.dy, l.second.mode),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_capture_then_any_king_step_is_every_pair_of_king_steps() {
+    let l = legs("caK");
+    assert_eq!(l.len(), 64);
+    assert!(
+        l.iter()
+            .all(|(a, b)| a.2 == Mode::CaptureOnly && b.2 == Mode::Both)
+    );
+    // Back to the square it left: a capture without moving.
+    assert!(l.contains(&((1, 1, Mode::CaptureOnly), (-1, -1, Mode::Both))));
+}
+
+#[test]
+fn a_first_leg_goes_to_an_empty_square_unless_marked() {
+    assert_eq!(
+        legs("fafW"),
+        vec![((0, 1, Mode::MoveOnly), (0, 1, Mode::Both))]
+    );
+    // The first leg's directions stand before the `a`: none, every step.
+    assert_eq!(legs("afW").len(), 4);
+}
+
+#[test]
+fn onward_and_back_are_read_from_the_first_leg() {
+    let l = legs("cafbF");
+    assert_eq!(l.len(), 8);
+    for (a, b) in &l {
+        assert!(
+            (b.0, b.1) == (a.0, a.1) || (b.0, b.1) == (-a.0, -a.1),
+            "{l:?}"
+        );
+    }
+    assert_eq!(legs("mabK").len(), 8);
+    assert_eq!(
+        legs("fcamfW"),
+        vec![((0, 1, Mode::CaptureOnly), (0, 1, Mode::MoveOnly))]
+    );
+}
+
+#[test]
+fn legs_refuse_riders_ranges_a_third_leg_and_other_directions() {
+    assert!(error("caR").contains("'R' rides"), "{}", error("caR"));
+    assert!(error("caK2").starts_with("3..4 a multi-leg move takes no range"));
+    // Two parts, each in two legs.
+    assert_eq!(moves("caKaK").map(|m| m.two_legs.len()), Ok(128));
+    assert!(
+        error("caaK").starts_with("2..3 at most two legs"),
+        "{}",
+        error("caaK")
+    );
+    assert!(
+        error("calK").starts_with("2..3 'l' is not supported on a later leg"),
+        "{}",
+        error("calK")
+    );
+    assert!(error("camcK").contains("leave no move"));
 }

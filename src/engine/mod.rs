@@ -234,6 +234,15 @@ impl Engine {
                         self.history[history_index(*m)] + promo
                     }
                 }
+                Move::MultiLeg { from, via, to, .. } => {
+                    let value = |sq| pos.piece_at(sq).map_or(0, |p| rules.role(p.role).value);
+                    let victims = value(via) + if to == from { 0 } else { value(to) };
+                    if victims > 0 {
+                        1_000_000 + victims * 16 - value(from) / 16
+                    } else {
+                        self.history[history_index(*m)]
+                    }
+                }
                 Move::Drop { .. } => self.history[history_index(*m)],
             }
         };
@@ -366,7 +375,11 @@ impl Engine {
                 return stand;
             }
             alpha = alpha.max(stand);
-            moves.retain(|m| matches!(m, Move::Normal { to, .. } if pos.piece_at(*to).is_some()));
+            moves.retain(|m| match *m {
+                Move::Normal { to, .. } => pos.piece_at(to).is_some(),
+                Move::MultiLeg { via, .. } => pos.piece_at(via).is_some(),
+                Move::Drop { .. } => false,
+            });
         }
         self.order(pos, &mut moves, None, MAX_PLY);
         let mut best = if in_check { -INFINITY } else { alpha };
@@ -397,9 +410,11 @@ const HISTORY_SIZE: usize = 2 * MAX_SQUARES * MAX_SQUARES + MAX_ROLES * MAX_SQUA
 
 fn history_index(m: Move) -> usize {
     match m {
-        Move::Normal { from, to, promote } => {
-            (from.index() * MAX_SQUARES + to.index()) * 2 + promote as usize
-        }
+        // A two-leg move shares the entry of the plain move between its ends.
+        Move::Normal { from, to, promote }
+        | Move::MultiLeg {
+            from, to, promote, ..
+        } => (from.index() * MAX_SQUARES + to.index()) * 2 + promote as usize,
         Move::Drop { role, to } => {
             2 * MAX_SQUARES * MAX_SQUARES + role.index() * MAX_SQUARES + to.index()
         }

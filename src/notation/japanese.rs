@@ -265,6 +265,20 @@ pub fn format<B: Bitboard>(pos: &Position<B>, mv: Move, style: JapaneseStyle) ->
         (false, _) => s.push_str(&square_name(t, to)),
     }
     match mv {
+        // No Japanese convention for a move in two legs is known here: the
+        // piece, both squares it passes, and its origin, e.g. ５五獅子(4d)(66).
+        Move::MultiLeg {
+            from, via, promote, ..
+        } => {
+            if let Some(piece) = pos.piece_at(from) {
+                s.push_str(&role_name(&rules.roles, piece.role));
+            }
+            if promote {
+                s.push('成');
+            }
+            s.push_str(&format!("({})", t.usi_name(via)));
+            s.push_str(&origin(t, from));
+        }
         Move::Drop { role, .. } => {
             s.push_str(&role_name(&rules.roles, role));
             let legal = pos.legal_moves();
@@ -488,6 +502,8 @@ pub fn parse<B: Bitboard>(pos: &Position<B>, text: &str) -> Result<Move, MoveErr
         .copied()
         .filter(|&m| m.to() == to)
         .filter(|&m| match m {
+            // Two-leg moves have no Japanese form here (see `format`).
+            Move::MultiLeg { .. } => false,
             Move::Drop { role: r, .. } => r == role && w.from.is_none(),
             Move::Normal { from, .. } => {
                 !w.drop
@@ -509,7 +525,7 @@ pub fn parse<B: Bitboard>(pos: &Position<B>, text: &str) -> Result<Move, MoveErr
         }
     }
     let from_of = |m: &Move| match *m {
-        Move::Normal { from, .. } => Some(from),
+        Move::Normal { from, .. } | Move::MultiLeg { from, .. } => Some(from),
         Move::Drop { .. } => None,
     };
     if w.straight {

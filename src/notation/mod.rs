@@ -1,5 +1,7 @@
 //! Square and move notations: USI (`7g7f`, `P*5e`, `8h2b+`) and
 //! Fairy-Stockfish's coordinates (`a2a3`, `P@c3`, `e1a5+`); FEN and SFEN output.
+//! A move in two legs names its three squares, start, end of the first leg,
+//! end (`7g7f7e`, as lishogi writes a lion's double move).
 
 use thiserror::Error;
 
@@ -10,7 +12,7 @@ pub mod japanese;
 use std::sync::Arc;
 
 use crate::position::{Move, Position, PositionError};
-use crate::rules::Rules;
+use crate::rules::{PromotionRule, Rules};
 use crate::setup::Setup;
 
 /// Which move notation to write.
@@ -49,6 +51,15 @@ pub fn format_move<B: Bitboard>(pos: &Position<B>, mv: Move, notation: Notation)
             };
             format!("{}{}{suffix}", sq(from), sq(to))
         }
+        Move::MultiLeg {
+            from,
+            via,
+            to,
+            promote,
+        } => {
+            let suffix = if promote { "+" } else { "" };
+            format!("{}{}{}{suffix}", sq(from), sq(via), sq(to))
+        }
         Move::Drop { role, to } => {
             let sep = if notation == Notation::Usi { '*' } else { '@' };
             let info = rules.role(role);
@@ -68,6 +79,17 @@ pub enum ParsedMove {
         /// End square.
         to: Square,
         /// Whether `+` (or `-`, turning a piece back) was written.
+        promote: bool,
+    },
+    /// From, the end of the first leg, to, promotion suffix.
+    MultiLeg {
+        /// Start square.
+        from: Square,
+        /// Where the first leg ends.
+        via: Square,
+        /// End square.
+        to: Square,
+        /// Whether `+` was written.
         promote: bool,
     },
     /// Letter (upper case) and square.
@@ -266,6 +288,11 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
             format!("the second square is not a square of this {board} board"),
         )
     })?;
+    // A third square: a move in two legs, through the second.
+    let (via, to, rest) = match parse_square(t, rest, usi) {
+        Some((third, rest)) => (Some(to), third, rest),
+        None => (None, to, rest),
+    };
     let promote = match rest {
         "" | "=" => false,
         // '-' turns a piece back to its unpromoted side (kyoto shogi).
@@ -277,7 +304,15 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
             ));
         }
     };
-    Ok(ParsedMove::Normal { from, to, promote })
+    Ok(match via {
+        Some(via) => ParsedMove::MultiLeg {
+            from,
+            via,
+            to,
+            promote,
+        },
+        None => ParsedMove::Normal { from, to, promote },
+    })
 }
 
 impl<B: Bitboard> Position<B> {
@@ -305,6 +340,40 @@ impl<B: Bitboard> Position<B> {
         }
         let found = match parsed {
             ParsedMove::Normal { from, to, promote } => Move::Normal { from, to, promote },
+            // Through an empty square, the route does not matter: to another
+            // square it is the plain move; back to the start, it is the pass
+            // (written through whichever empty square).
+            ParsedMove::MultiLeg {
+                from,
+                via,
+                to,
+                promote,
+            } if self.piece_at(via).is_none() => {
+                let pass = legal.iter().copied().find(|m| {
+                    matches!(*m, Move::MultiLeg { from: f, to: t, .. } if f == from && t == from)
+                });
+                match pass {
+                    Some(pass) if to == from => pass,
+                    _ if to == from => Move::MultiLeg {
+                        from,
+                        via,
+                        to,
+                        promote,
+                    },
+                    _ => Move::Normal { from, to, promote },
+                }
+            }
+            ParsedMove::MultiLeg {
+                from,
+                via,
+                to,
+                promote,
+            } => Move::MultiLeg {
+                from,
+                via,
+                to,
+                promote,
+            },
             ParsedMove::Drop {
                 letter,
                 promoted,
@@ -320,6 +389,10 @@ impl<B: Bitboard> Position<B> {
                 }
             },
         };
+        // Three squares name a route; the move it makes is the one meant.
+        if matches!(parsed, ParsedMove::MultiLeg { .. }) && legal.contains(&found) {
+            return Ok(found);
+        }
         // Without a sign, a move that can only be made promoting (or turning
         // over) is that move.
         if let Move::Normal {
@@ -402,6 +475,7 @@ impl<B: Bitboard> Position<B> {
                     return if promote {
                         match info.promotion {
                             None => format!("a {} does not promote", info.name),
+                            Some(_) if rules.promotion == PromotionRule::Entering => "a piece promotes only when its move enters the promotion zone, captures starting or ending in it, or ends where it could never move again".into(),
                             Some(_) => "a piece promotes only when its move starts or ends in the promotion zone".into(),
                         }
                     } else {
@@ -416,6 +490,27 @@ impl<B: Bitboard> Position<B> {
                     return format!(
                         "a {} on {} could never move again, and it cannot promote there",
                         info.name,
+                        name(to)
+                    );
+                }
+                if self.in_check() {
+                    "it does not get out of check".into()
+                } else {
+                    "it would leave the king in check".into()
+                }
+            }
+            Move::MultiLeg { from, via, to, .. } => {
+                let Some(p) = self.piece_at(from).filter(|p| p.color == us) else {
+                    return format!("there is no {} piece on {}", us.name(), name(from));
+                };
+                let info = rules.role(p.role);
+                let routed = |m: &Move| matches!(*m, Move::MultiLeg { from: f, via: v, to: t, .. } if (f, v, t) == (from, via, to));
+                if !legal.iter().any(routed) && !self.pseudo_legal_moves().iter().any(routed) {
+                    return format!(
+                        "a {} cannot move from {} through {} to {}",
+                        info.name,
+                        name(from),
+                        name(via),
                         name(to)
                     );
                 }

@@ -63,9 +63,10 @@ impl<B: Bitboard> Position<B> {
             }
         };
         match mv {
-            Move::Normal { from, to, .. } => {
+            Move::Normal { from, to, .. } | Move::MultiLeg { from, via: to, .. } => {
                 on_board(from)?;
                 on_board(to)?;
+                on_board(mv.to())?;
                 match self.piece_at(from) {
                     None => return Err(IllegalMove::EmptySquare { square: from }),
                     Some(p) if p.color != self.turn => {

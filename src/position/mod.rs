@@ -17,13 +17,15 @@ pub use validate::{PositionError, PositionProblem};
 use std::sync::Arc;
 
 use crate::board::{Bitboard, Color, Square};
+use crate::dsl::Mode;
 use crate::rules::{MAX_ROLES, Piece, Role, Rules};
 
 use crate::setup::{Setup, SetupPiece};
 
 pub use crate::board::MAX_SQUARES;
 
-/// A move: a piece moving on the board (promoting or not), or a drop from hand.
+/// A move: a piece moving on the board (promoting or not), a move in two
+/// legs that captures on the way or comes back, or a drop from hand.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
     /// A piece goes from one square to another, capturing what stands there.
@@ -31,6 +33,23 @@ pub enum Move {
         /// Where it starts.
         from: Square,
         /// Where it ends.
+        to: Square,
+        /// Whether it promotes.
+        promote: bool,
+    },
+    /// A piece moves in two legs: to `via`, then on to `to`. Generated
+    /// only where the route matters, so that one result is one move: either
+    /// `via` holds an opponent's piece, captured on the way (`to` may be
+    /// `from`: a capture without moving), or `to` is `from` and nothing is
+    /// captured (a pass, `via` then the lowest empty square it can use).
+    /// A route through an empty square to another square is a
+    /// [`Move::Normal`].
+    MultiLeg {
+        /// Where it starts.
+        from: Square,
+        /// Where the first leg ends.
+        via: Square,
+        /// Where the second leg ends, capturing what stands there.
         to: Square,
         /// Whether it promotes.
         promote: bool,
@@ -49,7 +68,7 @@ impl Move {
     #[inline]
     pub fn to(self) -> Square {
         match self {
-            Move::Normal { to, .. } | Move::Drop { to, .. } => to,
+            Move::Normal { to, .. } | Move::MultiLeg { to, .. } | Move::Drop { to, .. } => to,
         }
     }
 }
@@ -62,8 +81,11 @@ struct State<B> {
     /// Sum of the hands' keys (one per piece in hand).
     hand_hash: u64,
     checkers: B,
-    /// Piece code captured by the move that led here (0: none).
+    /// Piece code captured by the move that led here (0: none); for a
+    /// two-leg move, the piece captured on `via`.
     captured: u8,
+    /// Piece code a two-leg move captured on `to` (0: none).
+    captured_last: u8,
     mv: Option<Move>,
 }
 
@@ -228,6 +250,17 @@ impl<B: Bitboard> Position<B> {
     /// Pieces of `by` that attack `sq`, given the occupancy.
     #[inline]
     pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
+        let att = self.one_leg_attackers(sq, by, occ);
+        if self.rules.has_two_legs {
+            att | self.two_leg_attackers(sq, by)
+        } else {
+            att
+        }
+    }
+
+    /// Pieces of `by` whose leaps and rides attack `sq`, given the occupancy.
+    #[inline]
+    pub(crate) fn one_leg_attackers(&self, sq: Square, by: Color, occ: B) -> B {
         let mine = self.by_color[by.index()];
         let them = by.opposite();
         let mut att = B::EMPTY;
@@ -235,6 +268,37 @@ impl<B: Bitboard> Position<B> {
             let p = bb & mine;
             if p.any() {
                 att |= self.rules.attacks(them, Role(i as u8), sq, occ) & p;
+            }
+        }
+        att
+    }
+
+    /// Pieces of `by` whose two-leg moves capture on `sq` (read from the
+    /// board as it stands, whatever occupancy [`Position::attackers_to`] is given).
+    /// Kept out of line: games without two-leg moves never call it.
+    #[inline(never)]
+    fn two_leg_attackers(&self, sq: Square, by: Color) -> B {
+        let rules = &*self.rules;
+        let victims = self.by_color[by.opposite().index()];
+        let empty = rules.all & !self.occupied();
+        let mut att = B::EMPTY;
+        for role in rules.all_roles().filter(|&r| rules.role(r).two_legs) {
+            for from in self.pieces(by, role).squares() {
+                let left = empty | B::from_square(from);
+                for hop in rules.hops(by, role, from) {
+                    let takes = victims.contains(hop.mid) && hop.first != Mode::MoveOnly;
+                    let passes = empty.contains(hop.mid) && hop.first != Mode::CaptureOnly;
+                    let [both, to_empty, to_capture] = hop.second;
+                    let reaches = (both | to_capture).contains(sq) && (takes || passes);
+                    let takes_here = hop.mid == sq
+                        && takes
+                        && ((both & (left | victims)) | (to_empty & left) | (to_capture & victims))
+                            .any();
+                    if reaches || takes_here {
+                        att |= B::from_square(from);
+                        break;
+                    }
+                }
             }
         }
         att
@@ -298,7 +362,7 @@ impl<B: Bitboard> Position<B> {
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert!(
             match mv {
-                Move::Normal { from, .. } =>
+                Move::Normal { from, .. } | Move::MultiLeg { from, .. } =>
                     self.piece_at(from).is_some_and(|p| p.color == self.turn),
                 Move::Drop { role, .. } => self.hand(self.turn, self.rules.role(role).base) > 0,
             },
@@ -308,6 +372,7 @@ impl<B: Bitboard> Position<B> {
         let mut hash = self.state().board_hash;
         let mut hand_hash = self.state().hand_hash;
         let mut captured = 0;
+        let mut captured_last = 0;
         match mv {
             Move::Normal { from, to, promote } => {
                 let Some(piece) = self.piece_at(from) else {
@@ -333,6 +398,29 @@ impl<B: Bitboard> Position<B> {
                 self.put(moved, to);
                 hash ^= self.rules.z_piece(moved, to);
             }
+            Move::MultiLeg {
+                from,
+                via,
+                to,
+                promote,
+            } => {
+                let Some(piece) = self.piece_at(from) else {
+                    return;
+                };
+                captured = self.capture(via, &mut hash, &mut hand_hash);
+                self.remove(piece, from);
+                hash ^= self.rules.z_piece(piece, from);
+                if to != from {
+                    captured_last = self.capture(to, &mut hash, &mut hand_hash);
+                }
+                let role = match (promote, self.rules.role(piece.role).other_side) {
+                    (true, Some(p)) => p,
+                    _ => piece.role,
+                };
+                let moved = Piece { color: us, role };
+                self.put(moved, to);
+                hash ^= self.rules.z_piece(moved, to);
+            }
             Move::Drop { role, to } => {
                 let base = self.rules.role(role).base;
                 self.hands[us.index()][base.index()] -= 1;
@@ -350,8 +438,37 @@ impl<B: Bitboard> Position<B> {
             hand_hash,
             checkers,
             captured,
+            captured_last,
             mv: Some(mv),
         });
+    }
+
+    /// Takes the opponent's piece on `sq`, if any, into the mover's hand
+    /// (where the rules have drops); returns its code (0: none).
+    fn capture(&mut self, sq: Square, hash: &mut u64, hand_hash: &mut u64) -> u8 {
+        let Some(cap) = self.piece_at(sq) else {
+            return 0;
+        };
+        let us = self.turn;
+        self.remove(cap, sq);
+        *hash ^= self.rules.z_piece(cap, sq);
+        if self.rules.drops {
+            let base = self.rules.role(cap.role).base;
+            self.hands[us.index()][base.index()] += 1;
+            *hand_hash = hand_hash.wrapping_add(self.rules.z_hand(us, base));
+        }
+        code(cap)
+    }
+
+    /// Puts back a piece that a move of `us` captured on `sq`.
+    fn uncapture(&mut self, code: u8, sq: Square, us: Color) {
+        if let Some(cap) = decode(code) {
+            self.put(cap, sq);
+            if self.rules.drops {
+                let base = self.rules.role(cap.role).base;
+                self.hands[us.index()][base.index()] -= 1;
+            }
+        }
     }
 
     /// Takes back the last move. Returns it, or `None` at the setup.
@@ -379,6 +496,24 @@ impl<B: Bitboard> Position<B> {
                         self.hands[us.index()][base.index()] -= 1;
                     }
                 }
+            }
+            Move::MultiLeg {
+                from,
+                via,
+                to,
+                promote,
+            } => {
+                let moved = self.piece_at(to)?;
+                self.remove(moved, to);
+                let role = match (promote, self.rules.role(moved.role).other_side) {
+                    (true, Some(r)) => r,
+                    _ => moved.role,
+                };
+                self.put(Piece { color: us, role }, from);
+                if to != from {
+                    self.uncapture(st.captured_last, to, us);
+                }
+                self.uncapture(st.captured, via, us);
             }
             Move::Drop { role, to } => {
                 self.remove(Piece { color: us, role }, to);

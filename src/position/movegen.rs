@@ -4,6 +4,7 @@
 
 use super::{Move, Position};
 use crate::board::{Bitboard, Color, Square};
+use crate::dsl::Mode;
 use crate::rules::{PromotionRule, Role};
 
 /// Where generated moves go: a list, or a flag that the first one exists.
@@ -35,6 +36,38 @@ impl Sink for First {
     #[inline]
     fn full(&self) -> bool {
         self.0
+    }
+}
+
+/// A sink that passes on only the moves after which the mover's one royal
+/// is not attacked, found by playing each move on a scratch copy: the
+/// legality test of rules with two-leg moves, whose attacks and captures on
+/// the way the pin and check masks do not describe.
+struct Tried<'a, S, B: Bitboard> {
+    scratch: Position<B>,
+    out: &'a mut S,
+}
+
+impl<S: Sink, B: Bitboard> Sink for Tried<'_, S, B> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        let us = self.scratch.turn;
+        self.scratch.play_unchecked(mv);
+        let safe = match self.scratch.royal_square(us) {
+            Some(royal) => self
+                .scratch
+                .attackers_to(royal, us.opposite(), self.scratch.occupied())
+                .is_empty(),
+            None => true,
+        };
+        self.scratch.undo();
+        if safe {
+            self.out.push(mv);
+        }
+    }
+    #[inline]
+    fn full(&self) -> bool {
+        self.out.full()
     }
 }
 
@@ -79,6 +112,14 @@ impl<B: Bitboard> Position<B> {
         self.generate_into(out);
     }
 
+    /// Every move of the side to move, leaving its royal attacked or not
+    /// (to explain why a move is illegal).
+    pub(crate) fn pseudo_legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.generate_with(&mut moves, &None);
+        moves
+    }
+
     /// Whether the side to move has a legal move: stops at the first one.
     pub fn has_legal_move(&self) -> bool {
         let mut first = First(false);
@@ -102,13 +143,28 @@ impl<B: Bitboard> Position<B> {
         if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal_on_board().is_some() {
             return;
         }
+        if !self.rules.has_two_legs {
+            self.generate_with(out, &self.guard());
+        } else if self.rules.check {
+            let mut tried = Tried {
+                scratch: self.without_history(),
+                out,
+            };
+            self.generate_with(&mut tried, &None);
+        } else {
+            self.generate_with(out, &None);
+        }
+    }
+
+    /// Hands to `out` every move that `guard` allows (every pseudo-legal
+    /// move without a guard).
+    fn generate_with<S: Sink>(&self, out: &mut S, guard: &Option<Guard<B>>) {
         let rules = &*self.rules;
         let us = self.turn;
         let them = us.opposite();
         let ours = self.by_color[us.index()];
         let theirs = self.by_color[them.index()];
         let occ = ours | theirs;
-        let guard = self.guard();
         let double_check = guard.is_some() && self.checkers().more_than_one();
 
         for (i, &bb) in self.by_role[..rules.role_count()].iter().enumerate() {
@@ -119,11 +175,12 @@ impl<B: Bitboard> Position<B> {
                 }
                 let targets =
                     rules.targets(us, role, from, occ, theirs) & rules.arrival(us, role, from);
-                match &guard {
+                match guard {
                     Some(g) if g.royal == from => {
                         let without = occ ^ B::from_square(from);
                         for to in targets.squares() {
-                            if (self.attackers_to(to, them, without) & !B::from_square(to))
+                            // A guard exists only without two-leg moves.
+                            if (self.one_leg_attackers(to, them, without) & !B::from_square(to))
                                 .is_empty()
                             {
                                 self.push_normal(out, role, from, to);
@@ -152,11 +209,27 @@ impl<B: Bitboard> Position<B> {
             }
         }
 
+        // Two-leg moves (only ever without a guard): those whose route
+        // matters, then the plain moves they add.
+        if rules.has_two_legs {
+            for role in rules.all_roles().filter(|&r| rules.role(r).two_legs) {
+                for from in (self.by_role[role.index()] & ours).squares() {
+                    let arrival = rules.arrival(us, role, from);
+                    let plain = self.push_two_legs(out, role, from, occ, theirs)
+                        & arrival
+                        & !rules.targets(us, role, from, occ, theirs);
+                    for to in plain.squares() {
+                        self.push_normal(out, role, from, to);
+                    }
+                }
+            }
+        }
+
         if !rules.drops || double_check {
             return;
         }
         let empty = rules.all & !occ;
-        let drop_squares = match &guard {
+        let drop_squares = match guard {
             Some(g) => empty & g.evasion,
             None => empty,
         };
@@ -275,8 +348,25 @@ impl<B: Bitboard> Position<B> {
                 info.promotion.is_some()
                     && (rules.zone[self.turn.index()] & (B::from_square(from) | B::from_square(to)))
                         .any()
+                    && (rules.promotion != PromotionRule::Entering
+                        || self.may_promote_entering(role, from, to))
             }
         }
+    }
+
+    /// `promotion: entering`, for a move that starts or ends in the zone:
+    /// one into the zone from outside, a capture on its last square, or one
+    /// to where the piece could never move again. Out of line: other rules
+    /// never call it.
+    #[inline(never)]
+    fn may_promote_entering(&self, role: Role, from: Square, to: Square) -> bool {
+        let rules = &*self.rules;
+        let zone = rules.zone[self.turn.index()];
+        let captures = to != from && self.by_color[self.turn.opposite().index()].contains(to);
+        rules.role(role).promotion.is_some()
+            && ((!zone.contains(from) && zone.contains(to))
+                || (captures && (zone.contains(from) || zone.contains(to)))
+                || !rules.mobile(self.turn, role).contains(to))
     }
 
     #[inline(always)]
@@ -295,13 +385,92 @@ impl<B: Bitboard> Position<B> {
             to,
             promote: true,
         });
-        if rules.promotion == PromotionRule::Optional && rules.mobile(self.turn, role).contains(to)
+        if (rules.promotion == PromotionRule::Optional
+            && rules.mobile(self.turn, role).contains(to))
+            || rules.promotion == PromotionRule::Entering
         {
             out.push(Move::Normal {
                 from,
                 to,
                 promote: false,
             });
+        }
+    }
+
+    /// Hands to `out` the two-leg moves of the piece on `from` whose route
+    /// matters (a capture on the way, a pass); returns the squares that its
+    /// other two-leg moves reach, through an empty square, as plain moves.
+    fn push_two_legs<S: Sink>(
+        &self,
+        out: &mut S,
+        role: Role,
+        from: Square,
+        occ: B,
+        theirs: B,
+    ) -> B {
+        let rules = &*self.rules;
+        let us = self.turn;
+        let left = (rules.all & !occ) | B::from_square(from);
+        let mut plain = B::EMPTY;
+        let mut passed = false;
+        for hop in rules.hops(us, role, from) {
+            let takes = theirs.contains(hop.mid);
+            let allowed = match hop.first {
+                Mode::Both => takes || left.contains(hop.mid),
+                Mode::MoveOnly => left.contains(hop.mid),
+                Mode::CaptureOnly => takes,
+            };
+            if !allowed {
+                continue;
+            }
+            let [both, to_empty, to_capture] = hop.second;
+            let ends = (both & (left | theirs)) | (to_empty & left) | (to_capture & theirs);
+            if takes {
+                for to in ends.squares() {
+                    self.push_multi(out, role, from, hop.mid, to);
+                }
+            } else {
+                if !passed && ends.contains(from) {
+                    passed = true;
+                    out.push(Move::MultiLeg {
+                        from,
+                        via: hop.mid,
+                        to: from,
+                        promote: false,
+                    });
+                }
+                plain |= ends;
+            }
+        }
+        plain & !B::from_square(from)
+    }
+
+    /// A two-leg move that captures on `via`, promoting as a plain move to
+    /// `to` would.
+    fn push_multi<S: Sink>(&self, out: &mut S, role: Role, from: Square, via: Square, to: Square) {
+        let rules = &*self.rules;
+        let mobile = rules.mobile(self.turn, role).contains(to)
+            || rules.immobile_drops
+            || rules.promotion == PromotionRule::Entering;
+        let mv = |promote| Move::MultiLeg {
+            from,
+            via,
+            to,
+            promote,
+        };
+        if !self.may_promote(role, from, to) {
+            if mobile {
+                out.push(mv(false));
+            }
+            return;
+        }
+        out.push(mv(true));
+        if matches!(
+            rules.promotion,
+            PromotionRule::Optional | PromotionRule::Entering
+        ) && mobile
+        {
+            out.push(mv(false));
         }
     }
 

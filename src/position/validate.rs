@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{Position, State, square_name};
 use crate::board::{Bitboard, Color, Square};
-use crate::rules::{MAX_ROLES, Piece, Rules};
+use crate::rules::{MAX_ROLES, Piece, PromotionRule, Rules};
 use crate::setup::{MAX_MOVE_NUMBER, Setup};
 
 use super::MAX_SQUARES;
@@ -246,7 +246,11 @@ impl<B: Bitboard> Position<B> {
                             color: p.color,
                             role,
                         };
-                        if !rules.immobile_drops && !rules.mobile(p.color, role).contains(sq) {
+                        // Where promotion is never forced, a piece may stand
+                        // where it can no longer move.
+                        let may_stay =
+                            rules.immobile_drops || rules.promotion == PromotionRule::Entering;
+                        if !may_stay && !rules.mobile(p.color, role).contains(sq) {
                             problems.push(PositionProblem::Immobile {
                                 color: p.color,
                                 piece: rules.role(role).name.clone(),
@@ -342,6 +346,7 @@ impl<B: Bitboard> Position<B> {
                 hand_hash,
                 checkers: B::EMPTY,
                 captured: 0,
+                captured_last: 0,
                 mv: None,
             });
             let them = pos.turn.opposite();

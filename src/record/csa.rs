@@ -399,6 +399,7 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
     for m in &rec.moves {
         let sign = if pos.turn() == Color::Sente { '+' } else { '-' };
         let text = match m.mv {
+            Move::MultiLeg { .. } => return Err("CSA cannot write a move in two legs".into()),
             Move::Drop { role, to } => {
                 format!("{sign}00{}{}", digits(&pos, to), code_of(&pos, role))
             }

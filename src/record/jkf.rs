@@ -363,6 +363,7 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
             mv.insert("same".into(), json!(true));
         }
         match m.mv {
+            Move::MultiLeg { .. } => return Err("JKF cannot write a move in two legs".into()),
             Move::Drop { role, .. } => {
                 mv.insert("piece".into(), json!(code(&pos, role)));
             }

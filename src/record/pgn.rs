@@ -275,6 +275,8 @@ fn san(pos: &AnyPosition, text: &str) -> Option<Move> {
             return false;
         }
         let (role, from) = match *m {
+            // SAN has no two-leg moves; they are read in USI or Fairy notation.
+            Move::MultiLeg { .. } => return false,
             Move::Drop { role, .. } => (role, None),
             Move::Normal { from, .. } => match pos.piece_at(from) {
                 Some(p) => (p.role, Some(from)),

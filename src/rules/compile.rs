@@ -9,7 +9,7 @@ use thiserror::Error;
 use super::tables::tables;
 use super::{PromotionRule, Repetition, Role, RoleInfo, Rules};
 use crate::board::{Bitboard, Color, Topology};
-use crate::dsl::Step;
+use crate::dsl::Moves;
 use crate::variant::{PieceDef, Problem, Variant};
 
 /// What the compiled rules refuse in a variant the validator accepted.
@@ -71,6 +71,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.check = rules_spec.check;
     rules.check_wins = rules_spec.check_wins;
     rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
+    rules.has_two_legs = rules.roles.iter().any(|r| r.two_legs);
     for row in rules.start.ranks.iter() {
         for p in row.iter().flatten() {
             if rules.role_by_letter(p.letter, p.promoted).is_some_and(|r| {
@@ -118,7 +119,10 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                 rules.mobile(color, role)
             };
             let info = rules.role(role);
-            arrive.push(if rules.promotion == PromotionRule::Flip {
+            arrive.push(if rules.promotion == PromotionRule::Entering {
+                // Never forced: a piece may stay where it can no longer move.
+                rules.all
+            } else if rules.promotion == PromotionRule::Flip {
                 if info.other_side.is_some() {
                     rules.all
                 } else {
@@ -134,11 +138,20 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
     arrive
 }
 
+/// Whether no move of the movement changes the piece's file.
+fn keeps_file(moves: &Moves) -> bool {
+    moves.steps.iter().all(|s| s.dx == 0)
+        && moves
+            .two_legs
+            .iter()
+            .all(|l| l.first.dx == 0 && l.second.dx == 0)
+}
+
 /// The roles of the pieces: each declared piece, followed by its promoted
 /// side; with each role's steps.
-fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Vec<Step>>) {
+fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>) {
     let mut roles: Vec<RoleInfo> = Vec::new();
-    let mut steps: Vec<Vec<Step>> = Vec::new();
+    let mut steps: Vec<Moves> = Vec::new();
     for piece in pieces {
         let p = &piece.spec;
         let base = Role(roles.len() as u8);
@@ -153,7 +166,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Vec<St
             royal: p.royal,
             max_per_file: p.max_per_file.map(|m| m.min(255) as u8),
             drop_mate_illegal: p.drop_mate_illegal,
-            keeps_file: piece.steps.iter().all(|s| s.dx == 0)
+            keeps_file: keeps_file(&piece.moves)
                 && !(rule == PromotionRule::Flip && piece.promotion().is_some()),
             kanji: p.kanji.clone(),
             kif: kif_names(&p.kif, &p.kanji),
@@ -161,18 +174,19 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Vec<St
             betza: p.betza.clone(),
             value: p.value.unwrap_or(100),
             hand_value: p.hand_value.unwrap_or(p.value.unwrap_or(100) * 115 / 100),
-            rides: piece.steps.iter().any(|s| s.max != 1),
+            rides: piece.moves.steps.iter().any(|s| s.max != 1),
+            two_legs: !piece.moves.two_legs.is_empty(),
         };
         match piece.promotion() {
             None => {
                 roles.push(info);
-                steps.push(piece.steps.clone());
+                steps.push(piece.moves.clone());
             }
             Some((pr, promoted_steps)) => {
                 info.promotion = Some(Role(base.0 + 1));
                 info.other_side = Some(Role(base.0 + 1));
                 roles.push(info);
-                steps.push(piece.steps.clone());
+                steps.push(piece.moves.clone());
                 roles.push(RoleInfo {
                     name: pr.name.clone(),
                     letter: piece.letter,
@@ -183,7 +197,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Vec<St
                     wins_on_last_rank: p.wins_on_last_rank,
                     royal: pr.royal,
                     max_per_file: None,
-                    keeps_file: promoted_steps.iter().all(|s| s.dx == 0),
+                    keeps_file: keeps_file(promoted_steps),
                     drop_mate_illegal: false,
                     kanji: pr.kanji.clone(),
                     kif: kif_names(&pr.kif, &pr.kanji),
@@ -191,9 +205,10 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Vec<St
                     betza: pr.betza.clone(),
                     value: pr.value.unwrap_or(100),
                     hand_value: 0,
-                    rides: promoted_steps.iter().any(|s| s.max != 1),
+                    rides: promoted_steps.steps.iter().any(|s| s.max != 1),
+                    two_legs: !promoted_steps.two_legs.is_empty(),
                 });
-                steps.push(promoted_steps.to_vec());
+                steps.push(promoted_steps.clone());
             }
         }
     }

@@ -77,6 +77,21 @@ pub struct RoleInfo {
     pub hand_value: i32,
     /// Whether the role moves by riding at all (so the generator needs occupancy).
     pub rides: bool,
+    /// Whether the role has moves in two legs.
+    pub two_legs: bool,
+}
+
+/// The first leg of a role's two-leg moves from one square: where it ends,
+/// what that square must hold, and where the second leg may end from there.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Hop<B> {
+    /// Where the first leg ends.
+    pub mid: Square,
+    /// What `mid` must hold: empty, an opponent's piece (captured), or either.
+    pub first: Mode,
+    /// Where the second leg may end (the square left counts as empty), by
+    /// its mode: moving or capturing, only moving, only capturing.
+    pub second: [B; 3],
 }
 
 /// A rider's ray in one direction from one square, with where to find it.
@@ -140,6 +155,8 @@ pub struct Rules<B> {
     pub start_royals: [u32; 2],
     /// Whether some role wins by reaching the last rank.
     pub has_tries: bool,
+    /// Whether some role has moves in two legs.
+    pub has_two_legs: bool,
     /// The last rank of each colour (the far side).
     pub last_rank: [B; 2],
     /// Repetition rules.
@@ -158,6 +175,10 @@ pub struct Rules<B> {
     pub(crate) leap_capture: Vec<B>,
     /// Rider rays by `(colour, role)`.
     pub(crate) rides: Vec<Vec<Ride>>,
+    /// The hops of `(colour, role, square)`, as a range of `hops`.
+    pub(crate) hop_index: Vec<(u32, u32)>,
+    /// Two-leg moves' first legs, by origin square (lowest `mid` first).
+    pub(crate) hops: Vec<Hop<B>>,
     /// Ray tables: for each ray kind, one bitboard per square.
     pub(crate) rays: Vec<B>,
     /// Squares strictly between two squares on a common rider line.
@@ -258,6 +279,13 @@ impl<B: Bitboard> Rules<B> {
             }
         }
         t
+    }
+
+    /// The first legs of the two-leg moves of a piece on `sq`.
+    #[inline]
+    pub(crate) fn hops(&self, color: Color, role: Role, sq: Square) -> &[Hop<B>] {
+        let (a, b) = self.hop_index[self.cr(color, role) * self.topology.len() + sq.index()];
+        &self.hops[a as usize..b as usize]
     }
 
     /// Whether the role's leaps (not its rides) alone attack `to` from `from`:

@@ -1,11 +1,11 @@
 //! The move tables of compiled rules: leaps and rides of each role from each
 //! square for each side, the squares between two squares, Zobrist keys.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use super::{PromotionRule, Repetition, RepetitionResult, Ride, RoleInfo, Rules};
+use super::{Hop, PromotionRule, Repetition, RepetitionResult, Ride, RoleInfo, Rules};
 use crate::board::{Bitboard, Color, Topology};
-use crate::dsl::{Mode, Step};
+use crate::dsl::{Mode, Moves, Step};
 use crate::setup::Setup;
 use crate::variant::Variant;
 
@@ -21,7 +21,7 @@ pub(super) fn tables<B: Bitboard>(
     variant: &Variant,
     topology: Topology,
     roles: Vec<RoleInfo>,
-    steps: &[Vec<Step>],
+    moves: &[Moves],
 ) -> Rules<B> {
     let n = topology.len();
     let nroles = roles.len();
@@ -57,9 +57,9 @@ pub(super) fn tables<B: Bitboard>(
     };
 
     for color in Color::ALL {
-        for (role, role_steps) in steps.iter().enumerate() {
+        for (role, role_moves) in moves.iter().enumerate() {
             let cr = color.index() * nroles + role;
-            for s in role_steps {
+            for s in &role_moves.steps {
                 let (dx, dy) = orient(color, s);
                 if s.max == 1 {
                     for sq in topology.squares() {
@@ -92,6 +92,48 @@ pub(super) fn tables<B: Bitboard>(
                         }
                     }
                 }
+            }
+        }
+    }
+
+    // Two-leg moves: from each square, the first legs grouped by where they
+    // end and what that square must hold, lowest square first.
+    let mut hop_index = Vec::with_capacity(2 * nroles * n);
+    let mut hops = Vec::new();
+    for color in Color::ALL {
+        for (role, role_moves) in moves.iter().enumerate() {
+            let cr = color.index() * nroles + role;
+            for sq in topology.squares() {
+                let mut by_mid: BTreeMap<(u8, Mode), [B; 3]> = BTreeMap::new();
+                for l in &role_moves.two_legs {
+                    let sign = if color == Color::Sente { 1 } else { -1 };
+                    let (dx, dy) = (l.first.dx as i32 * sign, l.first.dy as i32 * sign);
+                    let Some(mid) = topology.step(sq, dx, dy, 1) else {
+                        continue;
+                    };
+                    let (ex, ey) = (l.second.dx as i32 * sign, l.second.dy as i32 * sign);
+                    let Some(to) = topology.step(mid, ex, ey, 1) else {
+                        continue;
+                    };
+                    let slot = match l.second.mode {
+                        Mode::Both => 0,
+                        Mode::MoveOnly => 1,
+                        Mode::CaptureOnly => 2,
+                    };
+                    by_mid
+                        .entry((mid.index() as u8, l.first.mode))
+                        .or_insert([B::EMPTY; 3])[slot] |= B::from_square(to);
+                    mobile[cr] |= B::from_square(sq);
+                }
+                let start = hops.len() as u32;
+                for ((mid, first), second) in by_mid {
+                    hops.push(Hop {
+                        mid: crate::board::Square::new(mid),
+                        first,
+                        second,
+                    });
+                }
+                hop_index.push((start, hops.len() as u32));
             }
         }
     }
@@ -138,6 +180,7 @@ pub(super) fn tables<B: Bitboard>(
         check_wins: false,
         start_royals: [0; 2],
         has_tries: false,
+        has_two_legs: false,
         last_rank: [B::EMPTY; 2],
         repetition: Repetition {
             count: 4,
@@ -151,6 +194,8 @@ pub(super) fn tables<B: Bitboard>(
         leap_move,
         leap_capture,
         rides,
+        hop_index,
+        hops,
         rays,
         between,
         mobile,

@@ -109,6 +109,14 @@ pub(super) fn move_json(pos: &AnyPosition, mv: Move) -> Value {
         Move::Drop { role, to } => json!({
             "usi": usi, "drop": role.index(), "to": square(pos, to), "promote": false,
         }),
+        Move::MultiLeg {
+            from,
+            via,
+            to,
+            promote,
+        } => json!({
+            "usi": usi, "from": square(pos, from), "via": square(pos, via), "to": square(pos, to), "promote": promote,
+        }),
     }
 }
 
@@ -227,7 +235,9 @@ pub(super) fn state_json(id: &str, pos: &AnyPosition, with_roles: bool) -> Value
             .collect()
     };
     let last = pos.last_move().map(|mv| match mv {
-        Move::Normal { from, to, .. } => json!({"from": square(pos, from), "to": square(pos, to)}),
+        Move::Normal { from, to, .. } | Move::MultiLeg { from, to, .. } => {
+            json!({"from": square(pos, from), "to": square(pos, to)})
+        }
         Move::Drop { to, .. } => json!({"from": null, "to": square(pos, to)}),
     });
     let mut state = json!({

@@ -195,6 +195,10 @@ pub enum PromotionRule {
     Mandatory,
     /// Every move turns the moving piece to its other side.
     Flip,
+    /// A move that starts or ends in the zone may promote when it enters the
+    /// zone from outside, captures on its last square, or ends where the
+    /// piece could never move again; never forced.
+    Entering,
 }
 
 /// What a repetition means.

@@ -115,7 +115,7 @@ pub fn variant(data: &[u8]) {
 
 /// A movement in the Betza DSL.
 pub fn dsl(data: &[u8]) {
-    let _ = dsl::steps(&text(data));
+    let _ = dsl::moves(&text(data));
 }
 
 /// A FEN in a variant chosen by the first byte.

@@ -253,3 +253,53 @@ fn a_pawn_drop_check_wins_unless_it_would_mate() {
     let shogi = sfen_position("shogi", "7nk/9/7G1/9/9/9/9/9/4K4 b P 1");
     assert!(!usi(&shogi).contains(&"P*1b".to_string()));
 }
+
+#[test]
+fn without_the_check_rule_capturing_the_king_in_two_legs_wins() {
+    let path = crate::common::variant_path("tests/legs/lion-7x7-entering.md");
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        let fen = "3k3/3Np2/7/7/7/7/3K3 w - 1";
+        for (mv, lion) in [("4b4a4b", "4b"), ("4b3b4a", "4a"), ("4b4a", "4a")] {
+            let mut pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN")).expect("valid");
+            assert_eq!(pos.outcome(), None);
+            let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(format_move(&pos, m, Notation::Usi), mv);
+            pos.play(m);
+            assert_eq!(
+                pos.outcome(),
+                Some(Outcome::Win { winner: Color::Sente, reason: Reason::RoyalCaptured }),
+                "after {mv}"
+            );
+            assert!(pos.legal_moves().is_empty(), "after {mv}");
+            let t = pos.rules().topology;
+            let at = pos.rules().topology.squares().find(|&s| t.usi_name(s) == lion).expect("square");
+            assert!(pos.piece_at(at).is_some(), "{mv}: the lion stands on {lion}");
+        }
+    });
+}
+
+#[test]
+fn without_the_check_rule_a_side_loses_when_neither_its_king_nor_its_prince_is_left() {
+    let path = crate::common::variant_path("tests/legs/prince-7x7.md");
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        // Gote's lion next to sente's king; sente's prince (a promoted silver) on 7g.
+        let fen = "3k3/7/7/7/7/3n3/+S2K3 b - 1";
+        let mut pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN")).expect("valid");
+        let step = |pos: &mut Position<_>, mv: &str| {
+            let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{e}"));
+            pos.play(m);
+        };
+        step(&mut pos, "4f4g");
+        assert_eq!(pos.outcome(), None, "the prince is left");
+        assert!(!pos.legal_moves().is_empty());
+        step(&mut pos, "7g6g");
+        assert_eq!(pos.outcome(), None);
+        step(&mut pos, "4g6g");
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Win { winner: Color::Gote, reason: Reason::RoyalCaptured })
+        );
+    });
+}

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use koma::board::{Bitboard, Color, Square};
-use koma::dsl::{Mode, Step};
+use koma::dsl::{Mode, Step, TwoLegs};
 use koma::notation::{Notation, format_move};
 use koma::position::{Move, Position};
 use koma::rules::{PromotionRule, Role, Rules};
@@ -19,18 +19,68 @@ use crate::common::{Rng, game};
 /// reads the rules from the variant file, not from the compiled tables.
 struct Reference {
     steps: Vec<Vec<Step>>,
+    two_legs: Vec<Vec<TwoLegs>>,
     spec: RulesSpec,
+}
+
+/// One route of a two-leg move: where the first leg ends, where the second
+/// does, and whether the first captured.
+struct Route {
+    via: Square,
+    to: Square,
+    takes: bool,
 }
 
 impl Reference {
     fn new<B: Bitboard>(rules: &Rules<B>, slug: &str) -> Reference {
         let spec = variant::load(slug).expect("loads").engine.rules;
-        let steps = rules
+        let moves: Vec<_> = rules
             .roles
             .iter()
-            .map(|r| koma::dsl::steps(&r.betza).expect("compiles"))
+            .map(|r| koma::dsl::moves(&r.betza).expect("compiles"))
             .collect();
-        Reference { steps, spec }
+        Reference {
+            steps: moves.iter().map(|m| m.steps.clone()).collect(),
+            two_legs: moves.iter().map(|m| m.two_legs.clone()).collect(),
+            spec,
+        }
+    }
+
+    /// Every route of the piece's two-leg moves, step by step on the board:
+    /// a leg may end on an empty square (the one left counts as empty) or an
+    /// opponent's piece, as its mode allows.
+    fn routes<B: Bitboard>(
+        &self,
+        pos: &Position<B>,
+        from: Square,
+        color: Color,
+        role: Role,
+    ) -> Vec<Route> {
+        let t = pos.rules().topology;
+        let sign = if color == Color::Sente { 1 } else { -1 };
+        let allows = |mode: Mode, sq: Square| match pos.piece_at(sq) {
+            _ if sq == from => (mode != Mode::CaptureOnly).then_some(false),
+            None => (mode != Mode::CaptureOnly).then_some(false),
+            Some(p) if p.color != color => (mode != Mode::MoveOnly).then_some(true),
+            Some(_) => None,
+        };
+        let mut out = Vec::new();
+        for l in &self.two_legs[role.index()] {
+            let (f, r) = (t.file(from) as i32, t.rank(from) as i32);
+            let (x, y) = (f + l.first.dx as i32 * sign, r + l.first.dy as i32 * sign);
+            let Some(via) = t.square(x, y) else { continue };
+            let Some(takes) = allows(l.first.mode, via) else {
+                continue;
+            };
+            let Some(to) = t.square(x + l.second.dx as i32 * sign, y + l.second.dy as i32 * sign)
+            else {
+                continue;
+            };
+            if allows(l.second.mode, to).is_some() {
+                out.push(Route { via, to, takes });
+            }
+        }
+        out
     }
 
     fn walk<B: Bitboard>(
@@ -96,10 +146,35 @@ impl Reference {
         }
     }
 
+    /// `promotion: entering`: into the zone from outside, a capture on the
+    /// last square starting or ending in it, or a move in or into it that
+    /// ends where the piece could never move again.
+    fn may_promote_entering<B: Bitboard>(
+        &self,
+        pos: &Position<B>,
+        us: Color,
+        role: Role,
+        from: Square,
+        to: Square,
+    ) -> bool {
+        let rules = pos.rules();
+        let captures = to != from && pos.piece_at(to).is_some_and(|p| p.color != us);
+        let (a, b) = (self.in_zone(rules, us, from), self.in_zone(rules, us, to));
+        let enters = !a && b;
+        let captures_in_zone = captures && (a || b);
+        let stuck = (a || b) && !self.can_move_from(rules, us, role, to);
+        rules.role(role).promotion.is_some() && (enters || captures_in_zone || stuck)
+    }
+
     fn attacked<B: Bitboard>(&self, pos: &Position<B>, sq: Square, by: Color) -> bool {
         pos.rules().topology.squares().any(|from| {
             pos.piece_at(from).is_some_and(|p| {
-                p.color == by && self.walk(pos, from, by, p.role, true).contains(&sq)
+                p.color == by
+                    && (self.walk(pos, from, by, p.role, true).contains(&sq)
+                        || self
+                            .routes(pos, from, by, p.role)
+                            .iter()
+                            .any(|r| (r.takes && r.via == sq) || (r.to == sq && r.to != from)))
             })
         })
     }
@@ -155,9 +230,63 @@ impl Reference {
                 continue;
             };
             let info = rules.role(p.role);
-            for to in self.walk(pos, from, us, p.role, false) {
+            // Two-leg routes: a capture on the way is a move of its own; a
+            // pass is one move whatever the square it goes through (the
+            // lowest); a route through an empty square to another square is
+            // the plain move there.
+            let mut plain = self.walk(pos, from, us, p.role, false);
+            let mut pass: Option<Square> = None;
+            for route in self.routes(pos, from, us, p.role) {
+                if route.takes {
+                    let stays_mobile =
+                        self.spec.immobile_drops || self.can_move_from(rules, us, p.role, route.to);
+                    let may_promote = match self.spec.promotion {
+                        PromotionRule::Flip => info.other_side.is_some(),
+                        PromotionRule::Entering => {
+                            self.may_promote_entering(pos, us, p.role, from, route.to)
+                        }
+                        _ => {
+                            info.promotion.is_some()
+                                && (self.in_zone(rules, us, from)
+                                    || self.in_zone(rules, us, route.to))
+                        }
+                    };
+                    let never_forced = self.spec.promotion == PromotionRule::Entering;
+                    let stays_mobile = stays_mobile || never_forced;
+                    let must = !never_forced
+                        && (self.spec.promotion != PromotionRule::Optional || !stays_mobile);
+                    for promote in [true, false] {
+                        if (promote && may_promote)
+                            || (!promote && (!may_promote || !must) && stays_mobile)
+                        {
+                            candidates.push(Move::MultiLeg {
+                                from,
+                                via: route.via,
+                                to: route.to,
+                                promote,
+                            });
+                        }
+                    }
+                } else if route.to == from {
+                    pass = Some(pass.map_or(route.via, |v| v.min(route.via)));
+                } else {
+                    plain.push(route.to);
+                }
+            }
+            if let Some(via) = pass {
+                candidates.push(Move::MultiLeg {
+                    from,
+                    via,
+                    to: from,
+                    promote: false,
+                });
+            }
+            for to in plain {
                 let (may_promote, must) = match self.spec.promotion {
                     PromotionRule::Flip => (info.other_side.is_some(), true),
+                    PromotionRule::Entering => {
+                        (self.may_promote_entering(pos, us, p.role, from, to), false)
+                    }
                     rule => (
                         info.promotion.is_some()
                             && (self.in_zone(rules, us, from) || self.in_zone(rules, us, to)),
@@ -173,8 +302,9 @@ impl Reference {
                     });
                 }
                 // Unpromoted, it must be able to move again from where it lands.
-                let stays_mobile =
-                    self.spec.immobile_drops || self.can_move_from(rules, us, p.role, to);
+                let stays_mobile = self.spec.immobile_drops
+                    || self.spec.promotion == PromotionRule::Entering
+                    || self.can_move_from(rules, us, p.role, to);
                 if (!may_promote || !must) && stays_mobile {
                     candidates.push(Move::Normal {
                         from,
@@ -234,7 +364,11 @@ impl Reference {
                 after.play_unchecked(mv);
                 if let Some(royal) = guarded {
                     let now = match mv {
-                        Move::Normal { from, to, .. } if from == royal => to,
+                        Move::Normal { from, to, .. } | Move::MultiLeg { from, to, .. }
+                            if from == royal =>
+                        {
+                            to
+                        }
                         _ => royal,
                     };
                     if self.attacked(&after, now, us.opposite()) {
@@ -292,7 +426,11 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
                 if legal.is_empty() {
                     break;
                 }
-                let captures: Vec<Move> = legal.iter().copied().filter(|m| matches!(m, Move::Normal { to, .. } if pos.piece_at(*to).is_some())).collect();
+                let captures: Vec<Move> = legal.iter().copied().filter(|m| match *m {
+                    Move::Normal { to, .. } => pos.piece_at(to).is_some(),
+                    Move::MultiLeg { via, .. } => pos.piece_at(via).is_some(),
+                    Move::Drop { .. } => false,
+                }).collect();
                 let drops: Vec<Move> = legal.iter().copied().filter(|m| matches!(m, Move::Drop { .. })).collect();
                 let mv = if !captures.is_empty() && rng.below(2) == 0 {
                     captures[rng.below(captures.len())]
@@ -426,9 +564,73 @@ fn large_boards_random_games_match_the_reference() {
 }
 
 #[test]
+fn two_leg_moves_match_the_reference() {
+    // A lion and a falcon with drops and the check rule: captures on the way,
+    // captures without moving, passes, checks given and parried by them.
+    let path = crate::common::variant_path("tests/legs/lion-7x7.md");
+    assert!(check_games(&path, 30, 80, 0x2d35_8dcc_aa6c_78a5) > 1000);
+}
+
+#[test]
+fn promotion_on_entering_without_check_matches_the_reference() {
+    // No check rule (kings are captured), no drops, `promotion: entering`;
+    // then the same with a second royal made by promotion (a crown prince).
+    for file in [
+        "tests/legs/lion-7x7-entering.md",
+        "tests/legs/prince-7x7.md",
+    ] {
+        let path = crate::common::variant_path(file);
+        assert!(
+            check_games(&path, 30, 100, 0x1b87_3593_c2b2_ae35) > 1000,
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn two_leg_perft_matches_the_reference() {
+    let path = crate::common::variant_path("tests/legs/lion-7x7.md");
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        let reference = Reference::new(rules, &path);
+        // The start, and a middle game where the lions face each other.
+        for fen in ["sgnkfgs/ppppppp/7/7/7/PPPPPPP/SGFKNGS w - 1", "sg1kfgs/ppp1ppp/3n3/3p3/2NP3/PPP1PPP/SGFK1GS w - 1"] {
+            let mut pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN reads")).expect("valid");
+            for depth in 1..=3 {
+                assert_eq!(pos.perft(depth), reference_perft(&reference, &mut pos, depth), "{fen}: perft {depth}");
+            }
+        }
+    });
+}
+
+#[test]
 fn many_roles_match_the_reference() {
     // 39 roles, the royal one last (role 38): check and mate detection rely on
     // a royal mask wider than 32 bits.
     let path = crate::common::variant_path("tests/large/many-roles.md");
     assert!(check_games(&path, 10, 80, 0x1405_7b7e_f767_814f) > 500);
+}
+
+#[test]
+fn two_leg_moves_read_and_write_as_lishogi_does() {
+    let path = crate::common::variant_path("tests/legs/lion-7x7.md");
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        let fen = "sg1kfgs/ppp1ppp/3n3/3p3/2NP3/PPP1PPP/SGFK1GS w - 1";
+        let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN reads")).expect("valid");
+        let usi = |text: &str| pos.parse_move(text).map(|m| format_move(&pos, m, Notation::Usi));
+        // A capture on the way, then on; a capture without moving.
+        assert_eq!(usi("5e4d3c").as_deref(), Ok("5e4d3c"));
+        assert_eq!(usi("5e4d5e").as_deref(), Ok("5e4d5e"));
+        assert!(matches!(pos.parse_move("5e4d5e"), Ok(Move::MultiLeg { .. })));
+        // Through an empty square: the plain move; a pass through any empty
+        // square is the one pass, written through the lowest square.
+        assert_eq!(usi("5e5d6c").as_deref(), Ok("5e6c"));
+        assert_eq!(usi("5e6e5e").as_deref(), Ok("5e4f5e"));
+        // Not a route of the lion.
+        assert!(pos.parse_move("5e4d2c").is_err());
+        let mut after = pos.clone();
+        after.play(pos.parse_move("5e4d5e").expect("legal"));
+        assert_eq!(after.fen(), "sg1kfgs/ppp1ppp/3n3/7/2NP3/PPP1PPP/SGFK1GS[P] b - - 0 1");
+    });
 }

@@ -123,10 +123,10 @@ fn movement_strings_never_panic() {
     for _ in 0..5000 {
         let len = 1 + rng.below(12);
         let text = random_text(&mut rng, len);
-        let _ = dsl::steps(&text);
+        let _ = dsl::moves(&text);
     }
     for text in ["R99999999999999999999", "W0W0W0W0", &"fhN".repeat(10_000)] {
-        let _ = dsl::steps(text);
+        let _ = dsl::moves(text);
     }
 }
 

@@ -21,7 +21,7 @@ mod tests;
 use serde_yaml::Value;
 
 use crate::board::MAX_SQUARES;
-use crate::dsl::Step;
+use crate::dsl::Moves;
 use crate::setup::Setup;
 use crate::variant::Problem;
 use crate::variant::limits::{MAX_FILES, MAX_RANKS};
@@ -43,19 +43,19 @@ pub struct PieceDef {
     /// The entry as written.
     pub spec: PieceSpec,
     /// How it moves: `spec.betza` compiled.
-    pub steps: Vec<Step>,
+    pub moves: Moves,
     /// How its promoted side moves, if it has one: `spec.promotion`'s
     /// `betza` compiled.
-    promoted_steps: Option<Vec<Step>>,
+    promoted_moves: Option<Moves>,
 }
 
 impl PieceDef {
     /// Its promoted side, with how that side moves.
-    pub fn promotion(&self) -> Option<(&PromotionSpec, &[Step])> {
+    pub fn promotion(&self) -> Option<(&PromotionSpec, &Moves)> {
         self.spec
             .promotion
             .as_ref()
-            .zip(self.promoted_steps.as_deref())
+            .zip(self.promoted_moves.as_ref())
     }
 }
 

@@ -7,7 +7,7 @@ use serde_yaml::{Mapping, Value};
 use super::PieceDef;
 use super::keys::{PIECE, PROMOTION};
 use super::shape::{Checker, join, kind};
-use crate::dsl::{self, Step};
+use crate::dsl::{self, Moves};
 use crate::variant::Problem;
 use crate::variant::limits::MAX_ROLES;
 use crate::variant::schema::PieceSpec;
@@ -84,7 +84,7 @@ impl Checker {
                 continue;
             }
             // Each `None` above came with a problem, so none is left here.
-            let (Some(letter), Some(steps), Some(promoted_steps)) = (letter, steps, promoted_steps)
+            let (Some(letter), Some(moves), Some(promoted_moves)) = (letter, steps, promoted_steps)
             else {
                 continue;
             };
@@ -93,8 +93,8 @@ impl Checker {
                     name: name.to_string(),
                     letter,
                     spec,
-                    steps,
-                    promoted_steps,
+                    moves,
+                    promoted_moves,
                 }),
                 Err(e) => self.value(&path, format!("in '{path}': {e}")),
             }
@@ -140,7 +140,7 @@ impl Checker {
     }
 
     /// A piece's promoted side; its moves.
-    fn promotion(&mut self, v: &Value, path: &str, names: &mut RecordNames) -> Option<Vec<Step>> {
+    fn promotion(&mut self, v: &Value, path: &str, names: &mut RecordNames) -> Option<Moves> {
         let pm = self.map(v, path, PROMOTION, &["name", "betza"])?;
         self.string(pm, path, "name");
         let steps = self.betza(pm, path);
@@ -190,10 +190,10 @@ impl Checker {
 
     /// The movement at `path.betza`, parsed and compiled; each error at its
     /// characters.
-    fn betza(&mut self, m: &Mapping, path: &str) -> Option<Vec<Step>> {
+    fn betza(&mut self, m: &Mapping, path: &str) -> Option<Moves> {
         let text = self.string(m, path, "betza")?;
-        match dsl::steps(text) {
-            Ok(steps) => Some(steps),
+        match dsl::moves(text) {
+            Ok(moves) => Some(moves),
             Err(errors) => {
                 let p = join(path, "betza");
                 for e in errors {

@@ -30,10 +30,10 @@ fn a_sound_section_comes_typed_with_its_movements_and_setup() {
     let names: Vec<&str> = v.pieces.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["king", "pawn"]);
     assert_eq!(v.pieces[1].letter, 'P');
-    assert_eq!(v.pieces[0].steps.len(), 8);
+    assert_eq!(v.pieces[0].moves.steps.len(), 8);
     assert!(v.pieces[0].promotion().is_none());
     let (tokin, steps) = v.pieces[1].promotion().expect("the pawn promotes");
-    assert_eq!((tokin.name.as_str(), steps.len()), ("tokin", 6));
+    assert_eq!((tokin.name.as_str(), steps.steps.len()), ("tokin", 6));
     assert_eq!(v.start.ranks.len(), 3);
     assert_eq!(v.engine.rules.promotion_zone, 1);
 }
