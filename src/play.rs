@@ -96,13 +96,17 @@ pub fn resume(
     save: Saver<'_>,
 ) -> Result<(), Error> {
     options.check()?;
+    let pos = rec.position();
+    // A result the board does not show (a resignation, a loss on time) was
+    // declared; one it shows (checkmate) is taken back with the move.
+    let shown = pos.outcome().as_ref().map(GameResult::from);
     Session {
         args: options,
-        pos: rec.position(),
+        pos,
         record: rec.clone(),
         engine: Engine::new(options.hash_mb.clamp(1, 4096)),
         over: rec.result,
-        declared: rec.result.is_some(),
+        declared: rec.result.is_some() && rec.result != shown,
         saver: save,
     }
     .run(input, out)

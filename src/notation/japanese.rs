@@ -5,10 +5,13 @@
 //!
 //! Squares are the USI numbers in Japanese: the file in full-width digits
 //! counted from sente's right, the rank in kanji numerals from the top
-//! (`７六` is USI `7f`). A board of more than nine files or ranks writes the
-//! number whole (`１２十一` is file 12, rank 11), as lishogi writes chushogi;
-//! KIF's origin in parentheses then gives each number with two digits
-//! (`(1211)`), and with one digit on boards of nine or fewer (`(77)`).
+//! (`７六` is USI `7f`). A board of more than nine files or ranks writes each
+//! number whole (`１２十一` is file 12, rank 11: full-width digits for the
+//! file, kanji numerals for the rank, as the nine-file board does), and KIF's
+//! origin in parentheses then gives each number with two digits (`(1211)`);
+//! boards of nine or fewer keep one digit (`(77)`). This is koma's choice:
+//! no convention for larger boards (lishogi's chushogi records included) was
+//! at hand to check it against.
 //!
 //! KI2 tells apart two pieces of a kind that can reach the same square with
 //! the words of the Japan Shogi Association, from the mover's side: `直`

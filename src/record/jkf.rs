@@ -28,6 +28,27 @@ fn json_error(e: serde_json::Error) -> RecordError {
     RecordError::at(e.line(), format!("not JSON Kifu Format: {e}"))
 }
 
+/// The lines of the `"move"` keys of the text, in order (a key inside a
+/// string has its quotes escaped, so it is not counted): JSON values keep
+/// no places, and a move's error should name its line.
+fn move_lines(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut line = 1;
+    let bytes = text.as_bytes();
+    let key = b"\"move\"";
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' {
+            line += 1;
+        } else if bytes[i..].starts_with(key) && (i == 0 || bytes[i - 1] != b'\\') {
+            let rest = text[i + key.len()..].trim_start();
+            if rest.starts_with(':') {
+                out.push(line);
+            }
+        }
+    }
+    out
+}
+
 /// Reads a JKF record.
 pub fn parse(text: &str) -> Result<Draft, RecordError> {
     let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(json_error)?;
@@ -83,7 +104,15 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
+    let lines = move_lines(text);
+    let mut seen = 0;
     for (i, m) in moves.iter().enumerate() {
+        let line = if m.get("move").is_some() {
+            seen += 1;
+            lines.get(seen - 1).copied().unwrap_or(0)
+        } else {
+            0
+        };
         let comments = m.get("comments").and_then(Value::as_array).map(|c| {
             c.iter()
                 .filter_map(Value::as_str)
@@ -111,11 +140,11 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
             Some((p.get("x")?.as_u64()? as u32, p.get("y")?.as_u64()? as u32))
         };
         let to = place("to")
-            .ok_or_else(|| RecordError::at(1, format!("moves[{i}].move has no 'to' place")))?;
+            .ok_or_else(|| RecordError::at(line, format!("moves[{i}].move has no 'to' place")))?;
         let piece = mv
             .get("piece")
             .and_then(Value::as_str)
-            .ok_or_else(|| RecordError::at(1, format!("moves[{i}].move has no 'piece'")))?;
+            .ok_or_else(|| RecordError::at(line, format!("moves[{i}].move has no 'piece'")))?;
         let color = mv
             .get("color")
             .and_then(Value::as_u64)
@@ -128,7 +157,7 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
                 piece: piece.to_string(),
                 promote: mv.get("promote").and_then(Value::as_bool).unwrap_or(false),
             },
-            line: 1,
+            line,
             comment: None,
             time: m.get("time").and_then(|t| t.get("now")).map(|n| {
                 let g = |k| n.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
@@ -255,14 +284,18 @@ pub fn resolve(
             promote,
         },
     };
-    if let Move::Normal { from, .. } = mv
-        && pos.piece_at(from).map(|p| p.role) != Some(role)
-    {
-        return Err(format!(
-            "the piece on {}{} is not a {piece}",
-            from_numbers_text(pos, from).0,
-            from_numbers_text(pos, from).1
-        ));
+    if let Move::Normal { from, .. } = mv {
+        let (f, r) = numbers(pos.topology(), from);
+        match pos.piece_at(from) {
+            None => return Err(format!("there is no piece on {f}{r}")),
+            Some(p) if p.role != role => {
+                return Err(format!(
+                    "the piece on {f}{r} is a {}, not a {piece}",
+                    pos.role(p.role).name
+                ));
+            }
+            Some(_) => {}
+        }
     }
     if pos.is_legal(mv) {
         Ok(mv)
@@ -271,10 +304,6 @@ pub fn resolve(
             .map_err(|e| e.reason())
             .and_then(|_| Err("it is not legal".to_string()))
     }
-}
-
-fn from_numbers_text(pos: &AnyPosition, sq: crate::board::Square) -> (u32, u32) {
-    numbers(pos.topology(), sq)
 }
 
 fn place(pos: &AnyPosition, sq: crate::board::Square) -> Value {

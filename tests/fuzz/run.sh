@@ -4,7 +4,8 @@
 #   bash tests/fuzz/run.sh TARGET SECONDS     fuzz one target (work corpus in tests/fuzz/work/)
 #   bash tests/fuzz/run.sh --keep TARGET      minimize corpus + work corpus into tests/fuzz/corpus/TARGET
 #
-# Targets: variant dsl fen sfen moves record protocol play (bodies in targets.rs).
+# Targets: variant dsl fen sfen moves record kif ki2 csa pgn jkf protocol play
+# (bodies in targets.rs).
 # Needs cargo-fuzz (`cargo install cargo-fuzz`) and a nightly toolchain.
 # Built without a sanitizer (koma has no unsafe code) and with debug
 # assertions, so integer overflow is a crash too. A crash stops the run and
@@ -14,7 +15,8 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")"
 declare -A DICT=([variant]=variant [dsl]=dsl [fen]=position [sfen]=position
-                 [moves]=moves [record]=record [protocol]=protocol [play]=play)
+                 [moves]=moves [record]=record [protocol]=protocol [play]=play
+                 [kif]=kif [ki2]=kif [csa]=csa [pgn]=pgn [jkf]=jkf)
 keep=0
 if [[ "${1:-}" == "--keep" ]]; then keep=1; shift; fi
 t=${1:-}

@@ -4,7 +4,9 @@
 Random shogi games (played with cshogi's move generator, seeded) are given
 results, written by `koma convert` as KIF, KI2, CSA and JKF, and read back
 with cshogi (KIF, CSA), json-kifu-format and tsshogi (all four): each must
-find the same moves, the same ending and the same final position. The
+find the same moves, the same ending and the same final position. The other
+way, cshogi (KIF, CSA) and tsshogi (KIF, KI2, CSA, JKF) write random games
+ending in a resignation, and koma must read the same moves and result. The
 records of tests/records/external must replay, in json-kifu-format, to the
 positions tests/records/external/expected.tsv gives (which `cargo test`
 holds koma to). Prints one line per difference and a closing
@@ -169,6 +171,55 @@ def main():
             failures.append(f"expected.tsv disagrees with json-kifu-format on {o['file']}: {o}")
         else:
             passed += 1
+
+    # The other way: records cshogi (KIF in Shift_JIS, CSA) and tsshogi (KIF,
+    # KI2, CSA, JKF) write of the same games, read by koma: the same moves
+    # (hence the same final position) and the resignation.
+    games = []
+    rng = random.Random(61)
+    for g in range(args.games // 2):
+        moves, mated, turn, other, sfen = random_game(rng, rng.randint(1, 160))
+        if mated:
+            continue
+        prefix = work / f"theirs{g}"
+        board = cshogi.Board()
+        kif = cshogi.KIF.Exporter(str(prefix) + ".cshogi.kif")
+        kif.header(["cshogi sente", "cshogi gote"])
+        csa = cshogi.CSA.Exporter(str(prefix) + ".cshogi.csa")
+        csa.info(board, ["cshogi sente", "cshogi gote"])
+        for u in moves:
+            m = board.move_from_usi(u)
+            kif.move(m)
+            csa.move(m)
+            board.push(m)
+        kif.end("resign")
+        csa.endgame("%TORYO")
+        kif.close()
+        csa.close()
+        games.append((prefix, moves, other))
+    listing.write_text(json.dumps([{"usi": "position startpos moves " + " ".join(m), "out": str(p)}
+                                   for p, m, _ in games]))
+    r = subprocess.run(["node", str(HERE / "js/export.js"), str(listing)], capture_output=True, text=True)
+    if r.returncode != 0:
+        failures.append(f"node export.js failed: {r.stderr.strip()[:500]}")
+    for prefix, moves, winner in games:
+        for writer, ext in [("cshogi", "kif"), ("cshogi", "csa"), ("tsshogi", "kif"),
+                            ("tsshogi", "ki2"), ("tsshogi", "csa"), ("tsshogi", "jkf")]:
+            file = pathlib.Path(f"{prefix}.{writer}.{ext}")
+            r = subprocess.run([args.koma, "convert", str(file), "--to", "usi"], capture_output=True, text=True)
+            v = subprocess.run([args.koma, "validate", "--game", str(file)], capture_output=True, text=True)
+            got = r.stdout.split(" moves ", 1)[1].split() if " moves " in r.stdout else []
+            problems = []
+            if r.returncode != 0 or v.returncode != 0:
+                problems.append(f"koma refuses it: {(r.stderr or v.stderr).strip()}")
+            elif got != moves:
+                problems.append(f"moves differ: {got[:8]}... vs {moves[:8]}...")
+            elif f"recorded result: {winner} wins by resignation" not in v.stdout:
+                problems.append(f"result: {v.stdout.strip().splitlines()}")
+            if problems:
+                failures.append(f"koma reading {writer}'s {file.name}: " + "; ".join(problems))
+            else:
+                passed += 1
 
     for f in failures:
         print(f)
