@@ -79,6 +79,14 @@ impl<B: Bitboard> Position<B> {
         self.generate_into(out);
     }
 
+    /// Appends the legal captures to `out` (cleared first): the moves of
+    /// pieces on the board to a square of the opponent, promoting or not;
+    /// no drops. The quiescence search's generator.
+    pub fn generate_captures(&self, out: &mut Vec<Move>) {
+        out.clear();
+        self.generate_some(out, self.by_color[self.turn.opposite().index()], false);
+    }
+
     /// Whether the side to move has a legal move: stops at the first one.
     pub fn has_legal_move(&self) -> bool {
         let mut first = First(false);
@@ -88,6 +96,12 @@ impl<B: Bitboard> Position<B> {
 
     /// Hands every legal move to `out`, until it says it has enough.
     fn generate_into<S: Sink>(&self, out: &mut S) {
+        self.generate_some(out, !B::EMPTY, true);
+    }
+
+    /// Hands the legal moves to `out` that end on `to_mask` (drops too, if
+    /// `drops`), until it says it has enough.
+    fn generate_some<S: Sink>(&self, out: &mut S, to_mask: B, drops: bool) {
         if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal().is_some() {
             return;
         }
@@ -106,8 +120,9 @@ impl<B: Bitboard> Position<B> {
                 if out.full() {
                     return;
                 }
-                let targets =
-                    rules.targets(us, role, from, occ, theirs) & rules.arrival(us, role, from);
+                let targets = rules.targets(us, role, from, occ, theirs)
+                    & rules.arrival(us, role, from)
+                    & to_mask;
                 match &guard {
                     Some(g) if g.royal == from => {
                         let without = occ ^ B::from_square(from);
@@ -141,7 +156,7 @@ impl<B: Bitboard> Position<B> {
             }
         }
 
-        if !rules.drops || double_check {
+        if !rules.drops || !drops || double_check {
             return;
         }
         let empty = rules.all & !occ;
