@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::board::Color;
-use crate::engine::{Engine, Info, Limits};
+use crate::engine::{Clock, Engine, Info, Limits};
 use crate::notation::Notation;
 use crate::position::{AnyPosition, Game};
 use crate::setup::Setup;
@@ -327,30 +327,34 @@ impl Session {
             }
             _ => (value("wtime"), value("winc")),
         };
-        let byoyomi = value("byoyomi").unwrap_or(0);
-        let time = if infinite {
-            None
-        } else if let Some(t) = value("movetime") {
-            Some(t)
-        } else if ours.is_some() || byoyomi > 0 {
-            let budget = (ours.unwrap_or(0) / 30)
-                .saturating_add(inc.unwrap_or(0))
-                .saturating_add(byoyomi);
-            Some(budget.saturating_sub(50).max(10))
-        } else if value("depth").is_none() && value("nodes").is_none() {
-            Some(2000)
-        } else {
-            None
+        let ms = Duration::from_millis;
+        let clock = Clock {
+            movetime: value("movetime").map(ms),
+            remaining: ours.map(ms),
+            increment: ms(inc.unwrap_or(0)),
+            byoyomi: ms(value("byoyomi").unwrap_or(0)),
+            moves_to_go: value("movestogo").map(|n| n.min(u32::MAX as u64) as u32),
         };
         let nodes = match (value("nodes"), self.caps.max_nodes) {
             (Some(n), Some(cap)) => Some(n.min(cap)),
             (n, cap) => n.or(cap),
         };
-        let limits = Limits {
-            depth: value("depth").map(|d| d.min(u32::MAX as u64) as u32),
-            nodes,
-            time: time.map(Duration::from_millis),
+        let depth = value("depth").map(|d| d.min(u32::MAX as u64) as u32);
+        // Neither a clock nor a depth nor nodes: two seconds.
+        let clock = if clock.budget().is_none() && depth.is_none() && value("nodes").is_none() {
+            Clock {
+                movetime: Some(ms(2000)),
+                ..clock
+            }
+        } else {
+            clock
         };
+        let mut limits = match clock.budget() {
+            Some(b) if !infinite => Limits::from_budget(b),
+            _ => Limits::default(),
+        };
+        limits.depth = depth;
+        limits.nodes = nodes;
         self.search = Some(std::thread::spawn(move || {
             let Ok(mut engine) = engine.lock() else {
                 return;
@@ -401,8 +405,9 @@ fn info_line(info: &Info) -> String {
         None => format!("cp {}", info.score),
     };
     format!(
-        "info depth {} score {score} nodes {} time {}",
+        "info depth {} seldepth {} score {score} nodes {} time {}",
         info.depth,
+        info.seldepth,
         info.nodes,
         info.elapsed.as_millis()
     )
