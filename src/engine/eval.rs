@@ -86,6 +86,22 @@ impl Params {
         "tempo",
     ];
 
+    /// The weight of this name.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        self.clone().field(name).map(|f| *f)
+    }
+
+    /// Sets the weight of this name; false if there is none.
+    pub fn set(&mut self, name: &str, value: i32) -> bool {
+        match self.field(name) {
+            Some(f) => {
+                *f = value;
+                true
+            }
+            None => false,
+        }
+    }
+
     fn field(&mut self, name: &str) -> Option<&mut i32> {
         Some(match name {
             "mobility" => &mut self.mobility,
@@ -366,6 +382,17 @@ mod tests {
         assert_eq!(p.mobility, 7);
         assert_eq!(p.tempo, 20);
         assert_eq!(p.king_attack, Params::default().king_attack);
+    }
+
+    #[test]
+    fn every_name_is_a_weight() {
+        let mut p = Params::default();
+        for (i, name) in Params::NAMES.iter().enumerate() {
+            assert!(p.set(name, 1000 + i as i32), "{name}");
+            assert_eq!(p.get(name), Some(1000 + i as i32), "{name}");
+        }
+        assert_eq!(p.get("nothing"), None);
+        assert!(!p.set("nothing", 1));
     }
 
     #[test]

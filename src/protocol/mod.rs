@@ -14,11 +14,14 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::board::Color;
-use crate::engine::{Clock, Engine, Info, Limits};
+use crate::engine::{Clock, Engine, Info, Limits, Params};
 use crate::notation::Notation;
 use crate::position::{AnyPosition, Game};
 use crate::setup::Setup;
 use crate::variant;
+
+/// The range of an evaluation weight's option.
+const PARAM_LIMIT: i32 = 100_000;
 
 /// Which protocol to speak.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -217,6 +220,19 @@ impl Session {
                 max.min(64)
             ),
         );
+        // The evaluation's weights (koma::engine::Params), for tuning.
+        let params = Params::default();
+        for name in Params::NAMES {
+            say(
+                &self.out,
+                &format!(
+                    "option name {name} type spin default {} min {} max {}",
+                    params.get(name).unwrap_or(0),
+                    -PARAM_LIMIT,
+                    PARAM_LIMIT
+                ),
+            );
+        }
         say(&self.out, ok);
     }
 
@@ -255,12 +271,30 @@ impl Session {
             "Hash" | "USI_Hash" => {
                 if let Ok(mb) = value.parse::<usize>() {
                     self.wait();
-                    self.engine = Arc::new(Mutex::new(Engine::new(
-                        mb.clamp(1, self.caps.max_hash_mb.max(1)),
-                    )));
+                    let params = self.engine.lock().map(|e| e.params().clone()).ok();
+                    let mut engine = Engine::new(mb.clamp(1, self.caps.max_hash_mb.max(1)));
+                    if let Some(p) = params {
+                        engine.set_params(p);
+                    }
+                    self.engine = Arc::new(Mutex::new(engine));
                 }
             }
-            _ => {}
+            _ => {
+                if let (Some(_), Ok(v)) = (Params::default().get(name), value.parse::<i32>()) {
+                    self.wait();
+                    if let Ok(mut e) = self.engine.lock() {
+                        let mut p = e.params().clone();
+                        p.set(name, v.clamp(-PARAM_LIMIT, PARAM_LIMIT));
+                        if name == "king_divisor" && p.king_divisor <= 0 {
+                            return say(
+                                &self.out,
+                                "info string error: king_divisor must be positive",
+                            );
+                        }
+                        e.set_params(p);
+                    }
+                }
+            }
         }
     }
 

@@ -67,6 +67,9 @@ Options:
   --koma-go ARGS       replace koma's `go` arguments, e.g. "depth 4" or
                        "nodes 20000" (for fully reproducible games)
   --engine CMD         the opponent's command line for --opponent uci
+  --koma-option N=V    `setoption name N value V` for koma (repeatable), e.g.
+                       an evaluation weight: --koma-option mobility=5
+  --engine-option N=V  the same for the opponent (uci or fairy-stockfish)
   --engine-name NAME   its name in the output (default: "engine")
   --book FILE          openings (see above)
   --max-plies N        adjudicate a draw after N plies (default 300)
@@ -281,6 +284,8 @@ def main():
     ap.add_argument("--engine")
     ap.add_argument("--engine-name", default="engine")
     ap.add_argument("--book")
+    ap.add_argument("--koma-option", action="append", default=[])
+    ap.add_argument("--engine-option", action="append", default=[])
     ap.add_argument("--movetime", type=int, default=100)
     ap.add_argument("--fs-movetime", type=int)
     ap.add_argument("--fs-skill", type=int)
@@ -355,6 +360,9 @@ def main():
 
     def setup(engine):
         engine.send(f"setoption name UCI_Variant value {variant}")
+        for opt in (a.koma_option if engine is koma else a.engine_option):
+            name, _, value = opt.partition("=")
+            engine.send(f"setoption name {name} value {value}")
         engine.isready()
 
     setup(koma)
@@ -362,11 +370,12 @@ def main():
         setup(opp)
 
     print(f"# variant {variant}  start {fen}")
-    print(f"# koma {koma.id_name} ({a.koma}) go {koma_go}")
+    print(f"# koma {koma.id_name} ({a.koma}) go {koma_go}" + (f"; options {' '.join(a.koma_option)}" if a.koma_option else ""))
     if opp:
         skill = f", Skill Level {a.fs_skill}" if a.fs_skill is not None and a.opponent == "fairy-stockfish" else ""
         cmd = f" ({a.engine})" if a.opponent == "uci" else ""
-        print(f"# opponent {opp.id_name}{cmd} go movetime {fs_movetime}{skill}")
+        opts = f"; options {' '.join(a.engine_option)}" if a.engine_option else ""
+        print(f"# opponent {opp.id_name}{cmd} go movetime {fs_movetime}{skill}{opts}")
     else:
         print(f"# opponent random mover, seed {a.seed}")
     print(f"# max plies {a.max_plies}" + ("; koma is sent the current FEN without moves" if a.send == "current" else ""))
