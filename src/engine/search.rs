@@ -36,7 +36,7 @@ pub(super) struct Run<'a, B: Bitboard> {
     /// The best root move of the current iteration, once one beat alpha.
     pub root_best: Option<(Move, Score)>,
     moves: Vec<Vec<Move>>,
-    keys: Vec<Vec<i32>>,
+    keys: Vec<Vec<(i32, Move)>>,
     quiets: Vec<Vec<Move>>,
     evals: Vec<Score>,
 }
@@ -119,17 +119,51 @@ fn may_pass<B: Bitboard>(pos: &Position<B>) -> bool {
     (pos.color_pieces(us) & !pos.royals(us)).count() >= 2
 }
 
-/// Moves `moves[i]` and `keys[i]` to the best-keyed remaining place `i`.
+/// Brings the move to try `i`-th to place `i` of `moves` (key, move):
+/// the best first by a scan (it often refutes alone), then the rest sorted
+/// once, best first.
 #[inline]
-fn pick(moves: &mut [Move], keys: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if keys[j] > keys[best] {
-            best = j;
+fn order_next(moves: &mut [(i32, Move)], i: usize) {
+    if i == 0 {
+        let mut best = 0;
+        for j in 1..moves.len() {
+            if moves[j].0 > moves[best].0 {
+                best = j;
+            }
         }
+        moves.swap(0, best);
+    } else if i == 1 {
+        moves[1..].sort_unstable_by(|a, b| b.0.cmp(&a.0));
     }
-    moves.swap(i, best);
-    keys.swap(i, best);
+}
+
+/// Whether the move attacks the opponent's single royal with the piece
+/// moved or dropped (a discovered check is not seen): for pruning before
+/// the move is played.
+fn checks_directly<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
+    let us = pos.turn();
+    let Some(k) = pos.royal_square(us.opposite()) else {
+        return false;
+    };
+    let rules = pos.rules();
+    let (role, to, occ) = match m {
+        Move::Normal { from, to, promote } => {
+            let Some(p) = pos.piece_at(from) else {
+                return false;
+            };
+            let role = match rules.role(p.role).other_side {
+                Some(other) if promote => other,
+                _ => p.role,
+            };
+            (
+                role,
+                to,
+                (pos.occupied() ^ B::from_square(from)) | B::from_square(to),
+            )
+        }
+        Move::Drop { role, to } => (role, to, pos.occupied() | B::from_square(to)),
+    };
+    rules.attacks(us, role, to, occ).contains(k)
 }
 
 impl Engine {
@@ -177,7 +211,7 @@ impl Engine {
         pos: &Position<B>,
         ev: &Evaluator<B>,
         moves: &[Move],
-        keys: &mut Vec<i32>,
+        keys: &mut Vec<(i32, Move)>,
         hash_move: Option<Move>,
         ply: usize,
     ) {
@@ -218,7 +252,7 @@ impl Engine {
             } else {
                 self.history[history_index(turn, m)]
             };
-            keys.push(key);
+            keys.push((key, m));
         }
     }
 
@@ -368,10 +402,9 @@ impl Engine {
         } else {
             (3 + depth * depth) / 2
         } as usize;
-        for i in 0..moves.len() {
-            pick(&mut moves, &mut keys, i);
-            let m = moves[i];
-            let key = keys[i];
+        for i in 0..keys.len() {
+            order_next(&mut keys, i);
+            let (key, m) = keys[i];
             let capture = is_capture(pos, m);
             let promote = matches!(m, Move::Normal { promote: true, .. });
             let quiet = !capture && !promote;
@@ -385,18 +418,18 @@ impl Engine {
             {
                 continue;
             }
+            // Late quiet moves near the leaves, and quiet moves that cannot
+            // bring the score up to alpha, unless they check.
+            if prunable
+                && quiet
+                && ((depth <= 8 && quiets.len() >= lmp_limit)
+                    || (depth <= 6 && static_eval + unit * (1 + depth) <= alpha))
+                && !checks_directly(pos, m)
+            {
+                continue;
+            }
             pos.play_unchecked(m);
             let gives_check = pos.in_check();
-            if prunable && quiet && !gives_check {
-                // Late quiet moves near the leaves, and quiet moves that
-                // cannot bring the score up to alpha.
-                if (depth <= 8 && quiets.len() >= lmp_limit)
-                    || (depth <= 6 && static_eval + unit * (1 + depth) <= alpha)
-                {
-                    pos.undo();
-                    continue;
-                }
-            }
             searched += 1;
             if quiet {
                 quiets.push(m);
@@ -506,21 +539,24 @@ impl Engine {
         }
         let ev = &run.eval;
         keys.clear();
-        keys.extend(moves.iter().map(|&m| match m {
-            Move::Normal { from, to, promote } => match pos.piece_at(to) {
-                Some(v) => {
-                    ev.capture[v.role.index()] * 8
-                        - pos.piece_at(from).map_or(0, |p| ev.capture[p.role.index()]) / 64
-                        + promote as i32
-                }
-                None => promote as i32,
-            },
-            Move::Drop { .. } => -1,
+        keys.extend(moves.iter().map(|&m| {
+            let key = match m {
+                Move::Normal { from, to, promote } => match pos.piece_at(to) {
+                    Some(v) => {
+                        ev.capture[v.role.index()] * 8
+                            - pos.piece_at(from).map_or(0, |p| ev.capture[p.role.index()]) / 64
+                            + promote as i32
+                    }
+                    None => promote as i32,
+                },
+                Move::Drop { .. } => -1,
+            };
+            (key, m)
         }));
         let margin = 2 * run.eval.unit;
-        for i in 0..moves.len() {
-            pick(&mut moves, &mut keys, i);
-            let m = moves[i];
+        for i in 0..keys.len() {
+            order_next(&mut keys, i);
+            let m = keys[i].1;
             if !in_check && let Move::Normal { from, to, promote } = m {
                 let ev = &run.eval;
                 let victim = pos.piece_at(to).map_or(0, |p| ev.capture[p.role.index()]);
