@@ -372,7 +372,7 @@ impl Session<'_, '_> {
         let limits = Limits {
             time: Some(Duration::from_secs_f64(self.args.time.min(1.0))),
             depth: self.args.depth,
-            nodes: None,
+            ..Limits::default()
         };
         match self
             .engine

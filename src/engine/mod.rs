@@ -1,22 +1,28 @@
-//! The built-in player: alpha-beta with iterative deepening, quiescence on
-//! captures, a transposition table on the position's Zobrist hash, and move
-//! ordering (hash move, captures by value, killers, history). Its evaluation
-//! is material from the variant file's piece values; nothing is specific to
-//! any game.
+//! The built-in player: principal-variation search with iterative deepening
+//! and aspiration windows, a transposition table on the position's Zobrist
+//! hash, null-move pruning (with a material condition and a verification
+//! search), check extensions, late-move reductions, futility pruning,
+//! razoring and mate-distance pruning; quiescence on captures with static
+//! exchange evaluation; move ordering by hash move, exchange value, killers
+//! and history. Its evaluation ([`eval`]) reads the variant's tables and
+//! values; nothing is specific to any game.
 
 mod eval;
+mod search;
+mod see;
+mod time;
 mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::board::{Bitboard, MAX_SQUARES};
+use crate::board::Bitboard;
 use crate::position::{AnyPosition, Move, Position};
-use crate::rules::MAX_ROLES;
 use crate::with_position;
 
-pub use eval::evaluate;
-use tt::{Bound, Table};
+pub use eval::{Params, evaluate};
+pub use time::{Budget, Clock, MOVE_OVERHEAD};
+use tt::Table;
 
 /// A score in centipawn-like units of the variant's piece values.
 pub type Score = i32;
@@ -25,16 +31,33 @@ pub type Score = i32;
 pub const MATE: Score = 1_000_000;
 const INFINITY: Score = 2 * MATE;
 const MAX_PLY: usize = 128;
+/// Scores beyond this are mates.
+const MATE_BOUND: Score = MATE - MAX_PLY as Score;
 
 /// When to stop thinking.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Limits {
     /// Stop after this depth.
     pub depth: Option<u32>,
-    /// Stop after about this long.
+    /// Stop at this time, in the middle of an iteration if need be (the
+    /// best move found so far is played).
     pub time: Option<Duration>,
+    /// Start no new iteration after this time (a clock's aim; `time` stays
+    /// the limit).
+    pub optimum: Option<Duration>,
     /// Stop after this many nodes.
     pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// The limits of a clock's budget ([`Clock::budget`]).
+    pub fn from_budget(budget: Budget) -> Limits {
+        Limits {
+            time: Some(budget.maximum),
+            optimum: budget.optimum,
+            ..Limits::default()
+        }
+    }
 }
 
 /// What a finished iteration found, for `info` lines.
@@ -42,6 +65,8 @@ pub struct Limits {
 pub struct Info {
     /// Depth completed.
     pub depth: u32,
+    /// The deepest ply reached (quiescence and extensions included).
+    pub seldepth: u32,
     /// Score from the side to move's view.
     pub score: Score,
     /// Nodes searched so far.
@@ -55,7 +80,7 @@ pub struct Info {
 impl Info {
     /// Moves to mate (positive: the side to move mates), if the score is a mate.
     pub fn mate_in(&self) -> Option<i32> {
-        if self.score.abs() > MATE - MAX_PLY as i32 {
+        if self.score.abs() > MATE_BOUND {
             let plies = MATE - self.score.abs();
             let moves = (plies + 1) / 2;
             Some(if self.score > 0 { moves } else { -moves })
@@ -65,11 +90,20 @@ impl Info {
     }
 }
 
-/// A searcher that keeps its table between moves of a game.
+/// Side-to-move-indexed history of quiet moves: one slot per (from, to,
+/// promotion) and per (dropped role, to).
+const HISTORY_SLOTS: usize = 2 * crate::board::MAX_SQUARES * crate::board::MAX_SQUARES
+    + crate::rules::MAX_ROLES * crate::board::MAX_SQUARES;
+
+/// A searcher that keeps its table (and its move-ordering statistics)
+/// between moves of a game.
 pub struct Engine {
     table: Table,
-    killers: [[Option<Move>; 2]; MAX_PLY],
+    killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    params: Params,
+    /// Late-move reductions by depth and move number.
+    reductions: Vec<[i32; 64]>,
 }
 
 impl Default for Engine {
@@ -78,45 +112,44 @@ impl Default for Engine {
     }
 }
 
-struct Run<'a> {
-    start: Instant,
-    limits: Limits,
-    stop: &'a AtomicBool,
-    nodes: u64,
-    stopped: bool,
-}
-
-impl Run<'_> {
-    #[inline]
-    fn should_stop(&mut self) -> bool {
-        if self.stopped {
-            return true;
-        }
-        if self.nodes & 1023 == 0 {
-            let time_up = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
-            let nodes_up = self.limits.nodes.is_some_and(|n| self.nodes >= n);
-            if time_up || nodes_up || self.stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-            }
-        }
-        self.stopped
-    }
-}
-
 impl Engine {
     /// An engine with a transposition table of about `megabytes` MiB.
     pub fn new(megabytes: usize) -> Engine {
+        let reductions = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate() {
+                    if d > 0 && m > 0 {
+                        *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
         Engine {
             table: Table::new(megabytes),
-            killers: [[None; 2]; MAX_PLY],
-            history: vec![0; HISTORY_SIZE],
+            killers: vec![[None; 2]; MAX_PLY],
+            history: vec![0; 2 * HISTORY_SLOTS],
+            params: Params::default(),
+            reductions,
         }
+    }
+
+    /// The evaluation's weights.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Evaluates with these weights from now on.
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
+        self.table.clear();
     }
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
-        self.killers = [[None; 2]; MAX_PLY];
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
     }
 
@@ -134,43 +167,64 @@ impl Engine {
         if legal.is_empty() {
             return (None, None);
         }
-        let mut run = Run {
-            start: Instant::now(),
-            limits,
-            stop,
-            nodes: 0,
-            stopped: false,
-        };
+        let start = Instant::now();
+        let mut run = search::Run::new(pos.rules(), &self.params, start, limits, stop);
+        // Statistics of the last move are a guide, not the truth.
+        self.history.iter_mut().for_each(|h| *h /= 2);
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         let mut best = legal[0];
-        let mut last = None;
+        let mut last: Option<Info> = None;
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
             .clamp(1, MAX_PLY as u32 - 8);
+        // With one legal move there is nothing to choose: one iteration, for
+        // the information.
+        let max_depth = if legal.len() == 1 && limits.time.is_some() {
+            1
+        } else {
+            max_depth
+        };
+        let mut score = 0;
         for depth in 1..=max_depth {
-            let score = self.negamax(pos, &mut run, depth as i32, 0, -INFINITY, INFINITY);
-            if run.stopped && depth > 1 {
-                break;
+            run.begin_iteration(depth as i32);
+            let s = self.aspiration(pos, &mut run, depth as i32, score);
+            if run.stopped {
+                // An unfinished iteration: a move it proved better than the
+                // last iteration's best is played.
+                if let Some((m, _)) = run.root_best {
+                    best = m;
+                }
+                if last.is_some() {
+                    break;
+                }
             }
-            let pv = self.pv(pos, depth as usize);
-            if let Some(&m) = pv.first() {
+            score = s;
+            if let Some((m, _)) = run.root_best {
                 best = m;
             }
+            let mut pv = vec![best];
+            self.extend_pv(pos, best, depth as usize, &mut pv);
             let info = Info {
                 depth,
+                seldepth: run.seldepth as u32,
                 score,
                 nodes: run.nodes,
-                elapsed: run.start.elapsed(),
+                elapsed: start.elapsed(),
                 pv,
             };
-            report(&info);
-            let mate = info.mate_in().is_some();
-            last = Some(info);
-            if run.stopped || (mate && depth > 2) {
+            if run.stopped {
+                // Not a finished depth: keep it only when there is nothing else.
+                last = Some(info);
                 break;
             }
-            // Not enough time for another, longer iteration.
-            if limits.time.is_some_and(|t| run.start.elapsed() * 3 > t) {
+            report(&info);
+            let mate_plies = (info.score.abs() > MATE_BOUND).then(|| MATE - info.score.abs());
+            last = Some(info);
+            if mate_plies.is_some_and(|p| depth as i32 >= p + 2) {
+                break;
+            }
+            if limits.optimum.is_some_and(|t| start.elapsed() * 10 > t * 6) {
                 break;
             }
         }
@@ -188,9 +242,17 @@ impl Engine {
         with_position!(pos, p => self.think(p, limits, stop, report))
     }
 
-    fn pv<B: Bitboard>(&self, pos: &mut Position<B>, max: usize) -> Vec<Move> {
-        let mut pv = Vec::new();
-        while pv.len() < max {
+    /// Follows the table's best moves after `first`, up to `max` moves in all.
+    fn extend_pv<B: Bitboard>(
+        &self,
+        pos: &mut Position<B>,
+        first: Move,
+        max: usize,
+        pv: &mut Vec<Move>,
+    ) {
+        pos.play_unchecked(first);
+        let mut played = 1;
+        while pv.len() < max && pos.repetitions() < 2 {
             let Some(m) = self.table.probe(pos.hash()).and_then(|e| e.best) else {
                 break;
             };
@@ -198,218 +260,18 @@ impl Engine {
                 break;
             }
             pos.play_unchecked(m);
+            played += 1;
             pv.push(m);
-            if pos.repetitions() > 1 {
-                break;
-            }
         }
-        for _ in 0..pv.len() {
+        for _ in 0..played {
             pos.undo();
         }
-        pv
-    }
-
-    fn order<B: Bitboard>(
-        &self,
-        pos: &Position<B>,
-        moves: &mut [Move],
-        hash_move: Option<Move>,
-        ply: usize,
-    ) {
-        let rules = pos.rules();
-        let key = |m: &Move| -> i32 {
-            if Some(*m) == hash_move {
-                return i32::MAX;
-            }
-            match *m {
-                Move::Normal { from, to, promote } => {
-                    let victim = pos.piece_at(to).map_or(0, |p| rules.role(p.role).value);
-                    let attacker = pos.piece_at(from).map_or(0, |p| rules.role(p.role).value);
-                    let promo = if promote { 50 } else { 0 };
-                    if victim > 0 {
-                        1_000_000 + victim * 16 - attacker / 16 + promo
-                    } else if ply < MAX_PLY && self.killers[ply].contains(&Some(*m)) {
-                        900_000 + promo
-                    } else {
-                        self.history[history_index(*m)] + promo
-                    }
-                }
-                Move::MultiLeg { from, via, to, .. } => {
-                    let value = |sq| pos.piece_at(sq).map_or(0, |p| rules.role(p.role).value);
-                    let victims = value(via) + if to == from { 0 } else { value(to) };
-                    if victims > 0 {
-                        1_000_000 + victims * 16 - value(from) / 16
-                    } else {
-                        self.history[history_index(*m)]
-                    }
-                }
-                Move::Drop { .. } => self.history[history_index(*m)],
-            }
-        };
-        moves.sort_by_cached_key(|m| std::cmp::Reverse(key(m)));
-    }
-
-    fn negamax<B: Bitboard>(
-        &mut self,
-        pos: &mut Position<B>,
-        run: &mut Run<'_>,
-        depth: i32,
-        ply: usize,
-        mut alpha: Score,
-        beta: Score,
-    ) -> Score {
-        run.nodes += 1;
-        if ply > 0 && (run.should_stop() || pos.repetitions() > 1) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
-        }
-        let in_check = pos.in_check();
-        let depth = if in_check { depth + 1 } else { depth };
-        if depth <= 0 {
-            return self.quiesce(pos, run, ply, alpha, beta);
-        }
-        let hash = pos.hash();
-        let entry = self.table.probe(hash);
-        let hash_move = entry.and_then(|e| e.best);
-        if let Some(e) = entry
-            && ply > 0
-            && e.depth >= depth
-        {
-            let s = tt::from_table(e.score, ply);
-            match e.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
-            }
-        }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            // No move: the side to move has lost (mate, stalemate, or game over).
-            return -(MATE - ply as Score);
-        }
-        self.order(pos, &mut moves, hash_move, ply);
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move = None;
-        for (i, &m) in moves.iter().enumerate() {
-            let quiet = matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_none())
-                || matches!(m, Move::Drop { .. });
-            pos.play_unchecked(m);
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(pos, run, depth - 1, ply + 1, -beta, -alpha);
-            } else {
-                // Late quiet moves are searched shallower first.
-                let reduction = if depth >= 3 && i >= 4 && quiet && !in_check {
-                    1
-                } else {
-                    0
-                };
-                score = -self.negamax(pos, run, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
-                if score > alpha && (reduction > 0 || score < beta) {
-                    score = -self.negamax(pos, run, depth - 1, ply + 1, -beta, -alpha);
-                }
-            }
-            pos.undo();
-            if run.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                if quiet && ply < MAX_PLY {
-                    let k = &mut self.killers[ply];
-                    if k[0] != Some(m) {
-                        k[1] = k[0];
-                        k[0] = Some(m);
-                    }
-                    let h = &mut self.history[history_index(m)];
-                    *h = (*h + depth * depth).min(800_000);
-                }
-                break;
-            }
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.table
-            .store(hash, depth, tt::to_table(best_score, ply), bound, best_move);
-        best_score
-    }
-
-    fn quiesce<B: Bitboard>(
-        &mut self,
-        pos: &mut Position<B>,
-        run: &mut Run<'_>,
-        ply: usize,
-        mut alpha: Score,
-        beta: Score,
-    ) -> Score {
-        run.nodes += 1;
-        if run.should_stop() {
-            return 0;
-        }
-        let in_check = pos.in_check();
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -(MATE - ply as Score);
-        }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
-        }
-        if !in_check {
-            let stand = evaluate(pos);
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            moves.retain(|m| match *m {
-                Move::Normal { to, .. } => pos.piece_at(to).is_some(),
-                Move::MultiLeg { via, .. } => pos.piece_at(via).is_some(),
-                Move::Drop { .. } => false,
-            });
-        }
-        self.order(pos, &mut moves, None, MAX_PLY);
-        let mut best = if in_check { -INFINITY } else { alpha };
-        for m in moves {
-            pos.play_unchecked(m);
-            let score = -self.quiesce(pos, run, ply + 1, -beta, -alpha);
-            pos.undo();
-            if run.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-            }
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        best
     }
 }
 
-/// One history entry per (from, to, promotion) of a board move, then one per
-/// (role, to) of a drop, on the largest board.
-const HISTORY_SIZE: usize = 2 * MAX_SQUARES * MAX_SQUARES + MAX_ROLES * MAX_SQUARES;
-
-fn history_index(m: Move) -> usize {
-    match m {
+fn history_index(turn: crate::board::Color, m: Move) -> usize {
+    use crate::board::MAX_SQUARES;
+    let slot = match m {
         // A two-leg move shares the entry of the plain move between its ends.
         Move::Normal { from, to, promote }
         | Move::MultiLeg {
@@ -418,5 +280,6 @@ fn history_index(m: Move) -> usize {
         Move::Drop { role, to } => {
             2 * MAX_SQUARES * MAX_SQUARES + role.index() * MAX_SQUARES + to.index()
         }
-    }
+    };
+    turn.index() * HISTORY_SLOTS + slot
 }

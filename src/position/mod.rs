@@ -471,6 +471,36 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
+    /// Passes the turn without moving: the search's null move. The side to
+    /// move must not be in check. Take it back with [`Position::undo_null`],
+    /// not [`Position::undo`].
+    pub fn play_null(&mut self) {
+        debug_assert!(!self.in_check(), "play_null: the side to move is in check");
+        let st = *self.state();
+        self.turn = self.turn.opposite();
+        let checkers = self.attackers_to_royal(self.turn);
+        self.states.push(State {
+            board_hash: st.board_hash ^ self.rules.z_turn,
+            hand_hash: st.hand_hash,
+            checkers,
+            captured: 0,
+            captured_last: 0,
+            mv: None,
+        });
+    }
+
+    /// Takes back a [`Position::play_null`].
+    pub fn undo_null(&mut self) {
+        debug_assert!(
+            self.states.len() > 1 && self.state().mv.is_none(),
+            "undo_null: the last move was not a null move"
+        );
+        if self.states.len() > 1 {
+            self.states.pop();
+            self.turn = self.turn.opposite();
+        }
+    }
+
     /// Takes back the last move. Returns it, or `None` at the setup.
     pub fn undo(&mut self) -> Option<Move> {
         if self.states.len() < 2 {

@@ -116,8 +116,25 @@ impl<B: Bitboard> Position<B> {
     /// (to explain why a move is illegal).
     pub(crate) fn pseudo_legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
-        self.generate_with(&mut moves, &None);
+        self.generate_with(&mut moves, &None, !B::EMPTY, true);
         moves
+    }
+
+    /// Appends the legal captures to `out` (cleared first): the moves of
+    /// pieces on the board to a square of the opponent, promoting or not;
+    /// no drops. The quiescence search's generator.
+    pub fn generate_captures(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let theirs = self.by_color[self.turn.opposite().index()];
+        self.generate_some(out, theirs, false);
+        if self.rules.has_two_legs {
+            // Two-leg moves whose route matters come whatever their end:
+            // keep those that take something (igui, on the way), not passes.
+            out.retain(|m| match *m {
+                Move::MultiLeg { via, to, .. } => theirs.contains(via) || theirs.contains(to),
+                _ => true,
+            });
+        }
     }
 
     /// Whether the side to move has a legal move: stops at the first one.
@@ -130,35 +147,47 @@ impl<B: Bitboard> Position<B> {
     /// Hands every legal move to `out`, until it says it has enough: none
     /// once the game is over.
     fn generate_into<S: Sink>(&self, out: &mut S) {
+        self.generate_some(out, !B::EMPTY, true);
+    }
+
+    /// Hands the legal moves to `out` that end on `to_mask` (drops too, if
+    /// `drops`), until it says it has enough.
+    fn generate_some<S: Sink>(&self, out: &mut S, to_mask: B, drops: bool) {
         if self.checked_out() {
             return;
         }
-        self.generate_replies(out);
+        self.generate_replies(out, to_mask, drops);
     }
 
     /// The moves of the side to move even where a check it stands in has
     /// already ended the game (`check_wins`): whether such a check could be
     /// answered is what makes a drop mate.
-    fn generate_replies<S: Sink>(&self, out: &mut S) {
+    fn generate_replies<S: Sink>(&self, out: &mut S, to_mask: B, drops: bool) {
         if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal_on_board().is_some() {
             return;
         }
         if !self.rules.has_two_legs {
-            self.generate_with(out, &self.guard());
+            self.generate_with(out, &self.guard(), to_mask, drops);
         } else if self.rules.check {
             let mut tried = Tried {
                 scratch: self.without_history(),
                 out,
             };
-            self.generate_with(&mut tried, &None);
+            self.generate_with(&mut tried, &None, to_mask, drops);
         } else {
-            self.generate_with(out, &None);
+            self.generate_with(out, &None, to_mask, drops);
         }
     }
 
     /// Hands to `out` every move that `guard` allows (every pseudo-legal
     /// move without a guard).
-    fn generate_with<S: Sink>(&self, out: &mut S, guard: &Option<Guard<B>>) {
+    fn generate_with<S: Sink>(
+        &self,
+        out: &mut S,
+        guard: &Option<Guard<B>>,
+        to_mask: B,
+        drops: bool,
+    ) {
         let rules = &*self.rules;
         let us = self.turn;
         let them = us.opposite();
@@ -173,9 +202,10 @@ impl<B: Bitboard> Position<B> {
                 if out.full() {
                     return;
                 }
-                let targets =
-                    rules.targets(us, role, from, occ, theirs) & rules.arrival(us, role, from);
-                match guard {
+                let targets = rules.targets(us, role, from, occ, theirs)
+                    & rules.arrival(us, role, from)
+                    & to_mask;
+                match &guard {
                     Some(g) if g.royal == from => {
                         let without = occ ^ B::from_square(from);
                         for to in targets.squares() {
@@ -217,6 +247,7 @@ impl<B: Bitboard> Position<B> {
                     let arrival = rules.arrival(us, role, from);
                     let plain = self.push_two_legs(out, role, from, occ, theirs)
                         & arrival
+                        & to_mask
                         & !rules.targets(us, role, from, occ, theirs);
                     for to in plain.squares() {
                         self.push_normal(out, role, from, to);
@@ -225,7 +256,7 @@ impl<B: Bitboard> Position<B> {
             }
         }
 
-        if !rules.drops || double_check {
+        if !rules.drops || !drops || double_check {
             return;
         }
         let empty = rules.all & !occ;
@@ -489,7 +520,7 @@ impl<B: Bitboard> Position<B> {
         let mut after = self.without_history();
         after.play_unchecked(Move::Drop { role, to });
         let mut reply = First(false);
-        after.generate_replies(&mut reply);
+        after.generate_replies(&mut reply, !B::EMPTY, true);
         !reply.0
     }
 

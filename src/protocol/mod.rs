@@ -14,11 +14,14 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::board::Color;
-use crate::engine::{Engine, Info, Limits};
+use crate::engine::{Clock, Engine, Info, Limits, Params};
 use crate::notation::Notation;
 use crate::position::{AnyPosition, Game};
 use crate::setup::Setup;
 use crate::variant;
+
+/// The range of an evaluation weight's option.
+const PARAM_LIMIT: i32 = 100_000;
 
 /// Which protocol to speak.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -229,6 +232,19 @@ impl Session {
                 max.min(64)
             ),
         );
+        // The evaluation's weights (koma::engine::Params), for tuning.
+        let params = Params::default();
+        for name in Params::NAMES {
+            say(
+                &self.out,
+                &format!(
+                    "option name {name} type spin default {} min {} max {}",
+                    params.get(name).unwrap_or(0),
+                    -PARAM_LIMIT,
+                    PARAM_LIMIT
+                ),
+            );
+        }
         say(&self.out, ok);
     }
 
@@ -267,12 +283,30 @@ impl Session {
             "Hash" | "USI_Hash" => {
                 if let Ok(mb) = value.parse::<usize>() {
                     self.wait();
-                    self.engine = Arc::new(Mutex::new(Engine::new(
-                        mb.clamp(1, self.caps.max_hash_mb.max(1)),
-                    )));
+                    let params = self.engine.lock().map(|e| e.params().clone()).ok();
+                    let mut engine = Engine::new(mb.clamp(1, self.caps.max_hash_mb.max(1)));
+                    if let Some(p) = params {
+                        engine.set_params(p);
+                    }
+                    self.engine = Arc::new(Mutex::new(engine));
                 }
             }
-            _ => {}
+            _ => {
+                if let (Some(_), Ok(v)) = (Params::default().get(name), value.parse::<i32>()) {
+                    self.wait();
+                    if let Ok(mut e) = self.engine.lock() {
+                        let mut p = e.params().clone();
+                        p.set(name, v.clamp(-PARAM_LIMIT, PARAM_LIMIT));
+                        if name == "king_divisor" && p.king_divisor <= 0 {
+                            return say(
+                                &self.out,
+                                "info string error: king_divisor must be positive",
+                            );
+                        }
+                        e.set_params(p);
+                    }
+                }
+            }
         }
     }
 
@@ -339,30 +373,34 @@ impl Session {
             }
             _ => (value("wtime"), value("winc")),
         };
-        let byoyomi = value("byoyomi").unwrap_or(0);
-        let time = if infinite {
-            None
-        } else if let Some(t) = value("movetime") {
-            Some(t)
-        } else if ours.is_some() || byoyomi > 0 {
-            let budget = (ours.unwrap_or(0) / 30)
-                .saturating_add(inc.unwrap_or(0))
-                .saturating_add(byoyomi);
-            Some(budget.saturating_sub(50).max(10))
-        } else if value("depth").is_none() && value("nodes").is_none() {
-            Some(2000)
-        } else {
-            None
+        let ms = Duration::from_millis;
+        let clock = Clock {
+            movetime: value("movetime").map(ms),
+            remaining: ours.map(ms),
+            increment: ms(inc.unwrap_or(0)),
+            byoyomi: ms(value("byoyomi").unwrap_or(0)),
+            moves_to_go: value("movestogo").map(|n| n.min(u32::MAX as u64) as u32),
         };
         let nodes = match (value("nodes"), self.caps.max_nodes) {
             (Some(n), Some(cap)) => Some(n.min(cap)),
             (n, cap) => n.or(cap),
         };
-        let limits = Limits {
-            depth: value("depth").map(|d| d.min(u32::MAX as u64) as u32),
-            nodes,
-            time: time.map(Duration::from_millis),
+        let depth = value("depth").map(|d| d.min(u32::MAX as u64) as u32);
+        // Neither a clock nor a depth nor nodes: two seconds.
+        let clock = if clock.budget().is_none() && depth.is_none() && value("nodes").is_none() {
+            Clock {
+                movetime: Some(ms(2000)),
+                ..clock
+            }
+        } else {
+            clock
         };
+        let mut limits = match clock.budget() {
+            Some(b) if !infinite => Limits::from_budget(b),
+            _ => Limits::default(),
+        };
+        limits.depth = depth;
+        limits.nodes = nodes;
         self.search = Some(std::thread::spawn(move || {
             let Ok(mut engine) = engine.lock() else {
                 return;
@@ -413,8 +451,9 @@ fn info_line(info: &Info) -> String {
         None => format!("cp {}", info.score),
     };
     format!(
-        "info depth {} score {score} nodes {} time {}",
+        "info depth {} seldepth {} score {score} nodes {} time {}",
         info.depth,
+        info.seldepth,
         info.nodes,
         info.elapsed.as_millis()
     )

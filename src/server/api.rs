@@ -441,6 +441,7 @@ fn think(shared: &Shared, req: Request, id: &str, query: &str) {
             time: Some(Duration::from_millis(time).min(shared.config.max_search_time)),
             depth: depth.map(|d| d.min(64) as u32),
             nodes: None,
+            ..Limits::default()
         };
         Ok((pos, limits, play))
     };

@@ -4,6 +4,7 @@
 mod checked;
 mod cli;
 mod common;
+mod engine;
 mod fuzz;
 mod layers;
 mod moves;

@@ -432,6 +432,19 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
                     Move::Drop { .. } => false,
                 }).collect();
                 let drops: Vec<Move> = legal.iter().copied().filter(|m| matches!(m, Move::Drop { .. })).collect();
+                let mut generated = Vec::new();
+                pos.generate_captures(&mut generated);
+                assert_eq!(names(&pos, &generated), names(&pos, &captures), "{slug} {fen}: the capture generator and the legal captures differ");
+                if !pos.in_check() {
+                    let (hash, turn) = (pos.hash(), pos.turn());
+                    pos.play_null();
+                    assert_eq!(pos.turn(), turn.opposite(), "{fen}: turn after a null move");
+                    assert_ne!(pos.hash(), hash, "{fen}: a null move changes the side to move's key");
+                    assert!(!pos.in_check(), "{fen}: a null move from a legal position gives no check");
+                    pos.undo_null();
+                    assert_eq!(pos.fen(), fen, "{fen}: undo of a null move");
+                    assert_eq!(pos.hash(), hash, "{fen}: hash after undo of a null move");
+                }
                 let mv = if !captures.is_empty() && rng.below(2) == 0 {
                     captures[rng.below(captures.len())]
                 } else if !drops.is_empty() && rng.below(3) == 0 {

@@ -12,7 +12,10 @@ is either
   fairy-stockfish   the Fairy-Stockfish binary over UCI, given the same
                     UCI_Variant, the same `position fen ... moves ...` and
                     `go movetime` (--fs-movetime, default --movetime), and
-                    optionally `setoption name Skill Level value N` (--fs-skill).
+                    optionally `setoption name Skill Level value N` (--fs-skill),
+  uci               any other UCI engine (--engine "COMMAND ARGS", e.g. an
+                    older koma: --engine "/tmp/koma-base uci"), driven exactly
+                    as Fairy-Stockfish is (without the Skill Level).
 
 The oracle is /work/shared/oracle/fsoracle.py (pyffish, with pawn-drop mate made
 illegal where the game forbids it).  Before a move of koma is played it must be
@@ -36,7 +39,11 @@ asked for a move once: it should answer `bestmove (none)`; anything else is
 printed as a "terminal mismatch" (not scored, the game is already over).
 
 koma plays sente (the first player, upper case, "w" in the FEN) in odd-numbered
-games and gote in even-numbered ones.
+games and gote in even-numbered ones.  With --book FILE (one opening per line:
+moves in Fairy-Stockfish notation from the start position, `#` comments),
+games 2k-1 and 2k both begin with the opening k (modulo the book's length):
+each opening is played once with each colour, and the moves of the book are
+part of the move list sent to both engines.
 
 Usage (from the repository root, after `cargo build --release`):
   python3 tests/match/match.py --opponent random --games 20 --movetime 100 --seed 1
@@ -59,6 +66,12 @@ Options:
   --koma PATH          koma binary (default target/release/koma under the repo root)
   --koma-go ARGS       replace koma's `go` arguments, e.g. "depth 4" or
                        "nodes 20000" (for fully reproducible games)
+  --engine CMD         the opponent's command line for --opponent uci
+  --koma-option N=V    `setoption name N value V` for koma (repeatable), e.g.
+                       an evaluation weight: --koma-option mobility=5
+  --engine-option N=V  the same for the opponent (uci or fairy-stockfish)
+  --engine-name NAME   its name in the output (default: "engine")
+  --book FILE          openings (see above)
   --max-plies N        adjudicate a draw after N plies (default 300)
   --seed S             seed of the random mover (default 0)
   --timeout-ms MS      extra time allowed beyond movetime for a bestmove (default 5000)
@@ -72,13 +85,19 @@ Determinism: with --opponent random the random mover's choices are a function
 of --seed, the game number and the position; koma's own choices under
 `go movetime` depend on its speed, so only `--koma-go "depth N"` (or nodes)
 makes whole games reproducible.
-Output: one line per game, then `koma: W wins, D draws, L losses, I illegal moves`.
+Output: one line per game, then `koma: W wins, D draws, L losses, I illegal moves`,
+then koma's score (wins + draws/2 over the games scored) with its Elo difference
+and a 95% interval from the games' spread, the results by koma's colour, the
+wall time and the load average (1, 5, 15 min) at the start and at the end: the
+machine may be shared, and a loaded machine slows both engines unevenly.
 Exit status: 1 if koma made any illegal move (or failed to answer), else 0.
 """
 import argparse
 import os
 import queue
+import math
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -261,7 +280,12 @@ def main():
     ap.add_argument("--variant", default="judkins")
     ap.add_argument("--start-fen")
     ap.add_argument("--games", type=int, default=2)
-    ap.add_argument("--opponent", choices=["random", "fairy-stockfish"], default="random")
+    ap.add_argument("--opponent", choices=["random", "fairy-stockfish", "uci"], default="random")
+    ap.add_argument("--engine")
+    ap.add_argument("--engine-name", default="engine")
+    ap.add_argument("--book")
+    ap.add_argument("--koma-option", action="append", default=[])
+    ap.add_argument("--engine-option", action="append", default=[])
     ap.add_argument("--movetime", type=int, default=100)
     ap.add_argument("--fs-movetime", type=int)
     ap.add_argument("--fs-skill", type=int)
@@ -294,17 +318,40 @@ def main():
     fs_movetime = a.fs_movetime if a.fs_movetime is not None else a.movetime
     log = print if a.verbose else None
 
+    book = []
+    if a.book:
+        with open(a.book) as f:
+            for n, line in enumerate(f, 1):
+                line = line.split("#")[0].split()
+                if not line:
+                    continue
+                for i, mv in enumerate(line):
+                    if mv not in fsoracle.legal_moves(variant, fen, line[:i]):
+                        sys.exit(f"match.py: {a.book}:{n}: {mv} is not legal after {' '.join(line[:i]) or 'the start'}")
+                book.append(line)
+        if not book:
+            sys.exit(f"match.py: {a.book} has no opening")
+
+    started = time.monotonic()
+    load_start = os.getloadavg()
     koma = UciEngine("koma", [a.koma, "uci"], log)
     koma.handshake()
     opp = None
-    if a.opponent == "fairy-stockfish":
-        opp = UciEngine("fairy-stockfish", [find_fs(a.fs)], log)
+    opp_name = a.opponent
+    if a.opponent in ("fairy-stockfish", "uci"):
+        if a.opponent == "uci":
+            if not a.engine:
+                sys.exit("match.py: --opponent uci needs --engine COMMAND")
+            opp_name = a.engine_name
+            argv = shlex.split(a.engine)
+        else:
+            argv = [find_fs(a.fs)]
+        opp = UciEngine(opp_name, argv, log)
         opp.handshake()
         if f" var {variant}" not in opp.options.get("UCI_Variant", "") + " ":
             sys.exit(f"match.py: {opp.id_name} does not offer UCI_Variant {variant}")
-        if a.fs_skill is not None:
+        if a.fs_skill is not None and a.opponent == "fairy-stockfish":
             opp.send(f"setoption name Skill Level value {a.fs_skill}")
-    opp_name = a.opponent
 
     def koma_view(moves):
         if a.send == "current":
@@ -313,6 +360,9 @@ def main():
 
     def setup(engine):
         engine.send(f"setoption name UCI_Variant value {variant}")
+        for opt in (a.koma_option if engine is koma else a.engine_option):
+            name, _, value = opt.partition("=")
+            engine.send(f"setoption name {name} value {value}")
         engine.isready()
 
     setup(koma)
@@ -320,21 +370,27 @@ def main():
         setup(opp)
 
     print(f"# variant {variant}  start {fen}")
-    print(f"# koma {koma.id_name} ({a.koma}) go {koma_go}")
+    print(f"# koma {koma.id_name} ({a.koma}) go {koma_go}" + (f"; options {' '.join(a.koma_option)}" if a.koma_option else ""))
     if opp:
-        skill = f", Skill Level {a.fs_skill}" if a.fs_skill is not None else ""
-        print(f"# opponent {opp.id_name} go movetime {fs_movetime}{skill}")
+        skill = f", Skill Level {a.fs_skill}" if a.fs_skill is not None and a.opponent == "fairy-stockfish" else ""
+        cmd = f" ({a.engine})" if a.opponent == "uci" else ""
+        opts = f"; options {' '.join(a.engine_option)}" if a.engine_option else ""
+        print(f"# opponent {opp.id_name}{cmd} go movetime {fs_movetime}{skill}{opts}")
     else:
         print(f"# opponent random mover, seed {a.seed}")
     print(f"# max plies {a.max_plies}" + ("; koma is sent the current FEN without moves" if a.send == "current" else ""))
+    if book:
+        print(f"# book {a.book}: {len(book)} openings, each played with both colours")
+    print(f"# load average at the start: {load_start[0]:.2f} {load_start[1]:.2f} {load_start[2]:.2f}")
     sys.stdout.flush()
+    by_colour = {True: [0, 0, 0], False: [0, 0, 0]}  # koma sente? -> wins, draws, losses
 
     wins = draws = losses = illegal = void = mismatches = 0
     timeout = lambda ms: ms / 1000.0 + a.timeout_ms / 1000.0
     for g in range(1, a.games + 1):
         koma_sente = (g % 2 == 1)
         rng = random.Random(f"{a.seed}:{g}")
-        moves = []
+        moves = list(book[((g - 1) // 2) % len(book)]) if book else []
         for e in (koma, opp):
             if e:
                 e.send("ucinewgame")
@@ -404,13 +460,14 @@ def main():
         if score is None:
             verdict = "void"
         elif score > 0:
-            wins += 1; verdict = "koma wins"
+            wins += 1; verdict = "koma wins"; by_colour[koma_sente][0] += 1
         elif score < 0:
-            losses += 1; verdict = "koma loses"
+            losses += 1; verdict = "koma loses"; by_colour[koma_sente][2] += 1
         else:
-            draws += 1; verdict = "draw"
+            draws += 1; verdict = "draw"; by_colour[koma_sente][1] += 1
         sente, gote = ("koma", opp_name) if koma_sente else (opp_name, "koma")
-        print(f"game {g:3d}: sente={sente} gote={gote}  {verdict:10s} plies={len(moves):3d}  reason: {reason}")
+        opening = f"  opening: {' '.join(book[((g - 1) // 2) % len(book)])}" if book else ""
+        print(f"game {g:3d}: sente={sente} gote={gote}  {verdict:10s} plies={len(moves):3d}  reason: {reason}{opening}")
         if score is not None and score < 0 and opp is None and not reason.startswith("koma:"):
             print(f"  LOSS TO RANDOM game {g}: position fen {fen} moves {' '.join(moves)}")
         if a.verbose or (score is not None and score < 0 and not reason.startswith("koma:")):
@@ -428,6 +485,24 @@ def main():
     if koma.stderr_lines:
         print(f"# koma stderr ({len(koma.stderr_lines)} lines), last: {koma.stderr_lines[-5:]}")
     print(f"koma: {wins} wins, {draws} draws, {losses} losses, {illegal} illegal moves")
+    n = wins + draws + losses
+    if n:
+        score = (wins + draws / 2) / n
+        # Spread of the per-game scores (1, 1/2, 0) around their mean.
+        var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
+        half = 1.96 * math.sqrt(var / n)
+        def elo(p):
+            p = min(max(p, 1e-3), 1 - 1e-3)
+            return -400 * math.log10(1 / p - 1)
+        print(f"# score {100 * score:.1f}% over {n} games (95% interval {100 * max(0, score - half):.1f}% .. "
+              f"{100 * min(1, score + half):.1f}%), Elo difference {elo(score):+.0f} "
+              f"({elo(score - half):+.0f} .. {elo(score + half):+.0f})")
+        for side, name in ((True, "sente"), (False, "gote")):
+            w, d, l = by_colour[side]
+            print(f"# koma as {name}: {w} wins, {d} draws, {l} losses")
+    load_end = os.getloadavg()
+    print(f"# wall time {time.monotonic() - started:.0f} s; load average at the end: "
+          f"{load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}")
     if void or mismatches:
         print(f"other: {void} games void by an opponent's illegal move or failure, "
               f"{mismatches} terminal mismatches")

@@ -1,0 +1,599 @@
+//! The tree search: principal-variation alpha-beta with its pruning and
+//! reductions, and the quiescence search on captures.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::board::Bitboard;
+use crate::position::{Move, Outcome, Position};
+use crate::rules::Rules;
+
+use super::eval::{Evaluator, Params};
+use super::see::see;
+use super::tt::{self, Bound};
+use super::{Engine, INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, history_index};
+
+/// History scores stay within ± this.
+const HISTORY_MAX: i32 = 1 << 14;
+
+// Move-ordering bands, best first.
+const HASH_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 28;
+const PROMOTION: i32 = 1 << 27;
+const KILLER: i32 = 1 << 26;
+const BAD_CAPTURE: i32 = -(1 << 27);
+
+/// One search: its limits, counters, evaluation and per-ply buffers.
+pub(super) struct Run<'a, B: Bitboard> {
+    start: Instant,
+    limits: Limits,
+    stop: &'a AtomicBool,
+    pub nodes: u64,
+    pub stopped: bool,
+    pub seldepth: usize,
+    pub eval: Evaluator<B>,
+    root_depth: i32,
+    /// The best root move of the current iteration, once one beat alpha.
+    pub root_best: Option<(Move, Score)>,
+    moves: Vec<Vec<Move>>,
+    keys: Vec<Vec<(i32, Move)>>,
+    quiets: Vec<Vec<Move>>,
+    evals: Vec<Score>,
+}
+
+impl<'a, B: Bitboard> Run<'a, B> {
+    pub fn new(
+        rules: &Rules<B>,
+        params: &Params,
+        start: Instant,
+        limits: Limits,
+        stop: &'a AtomicBool,
+    ) -> Run<'a, B> {
+        Run {
+            start,
+            limits,
+            stop,
+            nodes: 0,
+            stopped: false,
+            seldepth: 0,
+            eval: Evaluator::new(rules, params),
+            root_depth: 1,
+            root_best: None,
+            moves: vec![Vec::new(); MAX_PLY + 1],
+            keys: vec![Vec::new(); MAX_PLY + 1],
+            quiets: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
+        }
+    }
+
+    pub fn begin_iteration(&mut self, depth: i32) {
+        self.root_depth = depth;
+        self.root_best = None;
+    }
+
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        } else if self.nodes & 255 == 0 {
+            let time_up = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
+            if time_up || self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+}
+
+/// The score of a position whose game is over, for the side to move (a
+/// side with no legal move has lost, unless the game was already won).
+fn game_over<B: Bitboard>(pos: &Position<B>, ply: usize) -> Option<Score> {
+    pos.terminal().map(|o| match o {
+        Outcome::Win { winner, .. } if winner == pos.turn() => MATE - ply as Score,
+        Outcome::Win { .. } => -(MATE - ply as Score),
+        Outcome::Draw { .. } => 0,
+    })
+}
+
+fn no_move<B: Bitboard>(pos: &Position<B>, ply: usize) -> Score {
+    game_over(pos, ply).unwrap_or(-(MATE - ply as Score))
+}
+
+#[inline]
+fn is_capture<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
+    matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_some())
+}
+
+/// Whether the side to move may pass in a null-move search: it has a piece
+/// in hand or two pieces besides its royals on the board, so that passing
+/// is rarely the best it has (zugzwang).
+fn may_pass<B: Bitboard>(pos: &Position<B>) -> bool {
+    let us = pos.turn();
+    let rules = pos.rules();
+    if rules.all_roles().any(|r| pos.hand(us, r) > 0) {
+        return true;
+    }
+    (pos.color_pieces(us) & !pos.royals(us)).count() >= 2
+}
+
+/// Brings the move to try `i`-th to place `i` of `moves` (key, move):
+/// the best first by a scan (it often refutes alone), then the rest sorted
+/// once, best first.
+#[inline]
+fn order_next(moves: &mut [(i32, Move)], i: usize) {
+    if i == 0 {
+        let mut best = 0;
+        for j in 1..moves.len() {
+            if moves[j].0 > moves[best].0 {
+                best = j;
+            }
+        }
+        moves.swap(0, best);
+    } else if i == 1 {
+        moves[1..].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+    }
+}
+
+/// Whether the move attacks the opponent's single royal with the piece
+/// moved or dropped (a discovered check is not seen): for pruning before
+/// the move is played.
+fn checks_directly<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
+    let us = pos.turn();
+    let Some(k) = pos.royal_square(us.opposite()) else {
+        return false;
+    };
+    let rules = pos.rules();
+    let (role, to, occ) = match m {
+        Move::Normal { from, to, promote }
+        | Move::MultiLeg {
+            from, to, promote, ..
+        } => {
+            let Some(p) = pos.piece_at(from) else {
+                return false;
+            };
+            let role = match rules.role(p.role).other_side {
+                Some(other) if promote => other,
+                _ => p.role,
+            };
+            (
+                role,
+                to,
+                (pos.occupied() ^ B::from_square(from)) | B::from_square(to),
+            )
+        }
+        Move::Drop { role, to } => (role, to, pos.occupied() | B::from_square(to)),
+    };
+    rules.attacks(us, role, to, occ).contains(k)
+}
+
+impl Engine {
+    /// Iteration `depth` at the root, in a window around the last score
+    /// that widens when the score falls outside.
+    pub(super) fn aspiration<B: Bitboard>(
+        &mut self,
+        pos: &mut Position<B>,
+        run: &mut Run<'_, B>,
+        depth: i32,
+        last: Score,
+    ) -> Score {
+        if depth < 5 || last.abs() >= MATE_BOUND {
+            return self.negamax(pos, run, depth, 0, -INFINITY, INFINITY, true);
+        }
+        let unit = run.eval.unit;
+        let mut delta = (unit / 4).max(1);
+        let (mut alpha, mut beta) = (last - delta, last + delta);
+        loop {
+            let s = self.negamax(pos, run, depth, 0, alpha, beta, true);
+            if run.stopped {
+                return s;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = s - delta;
+            } else if s >= beta {
+                beta = s + delta;
+            } else {
+                return s;
+            }
+            delta += delta;
+            if delta > 4 * unit {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+            alpha = alpha.max(-INFINITY);
+            beta = beta.min(INFINITY);
+        }
+    }
+
+    /// Ordering keys of `moves` into `keys`.
+    fn score_moves<B: Bitboard>(
+        &self,
+        pos: &Position<B>,
+        ev: &Evaluator<B>,
+        moves: &[Move],
+        keys: &mut Vec<(i32, Move)>,
+        hash_move: Option<Move>,
+        ply: usize,
+    ) {
+        keys.clear();
+        let turn = pos.turn();
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        for &m in moves {
+            let key = if Some(m) == hash_move {
+                HASH_MOVE
+            } else if let Move::Normal { from, to, promote } = m
+                && let Some(victim) = pos.piece_at(to)
+            {
+                let attacker = pos.piece_at(from).map_or(0, |p| ev.capture[p.role.index()]);
+                let gain = ev.capture[victim.role.index()];
+                let exchange = if attacker <= gain {
+                    gain - attacker
+                } else {
+                    see(pos, m, ev)
+                };
+                let mvv = gain * 8 - attacker / 64 + promote as i32;
+                if exchange >= 0 {
+                    GOOD_CAPTURE + mvv
+                } else {
+                    BAD_CAPTURE + mvv
+                }
+            } else if let Move::Normal {
+                promote: true,
+                from,
+                ..
+            } = m
+            {
+                let role = pos.piece_at(from).map_or(0, |p| p.role.index());
+                PROMOTION + ev.promotion_gain[role]
+            } else if killers[0] == Some(m) {
+                KILLER + 1
+            } else if killers[1] == Some(m) {
+                KILLER
+            } else {
+                self.history[history_index(turn, m)]
+            };
+            keys.push((key, m));
+        }
+    }
+
+    fn reward(
+        &mut self,
+        turn: crate::board::Color,
+        best: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+    ) {
+        if ply < MAX_PLY {
+            let k = &mut self.killers[ply];
+            if k[0] != Some(best) {
+                k[1] = k[0];
+                k[0] = Some(best);
+            }
+        }
+        let bonus = (depth * depth).min(400);
+        let h = &mut self.history[history_index(turn, best)];
+        *h += bonus - *h * bonus / HISTORY_MAX;
+        for &m in tried {
+            if m != best {
+                let h = &mut self.history[history_index(turn, m)];
+                *h -= bonus + *h * bonus / HISTORY_MAX;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax<B: Bitboard>(
+        &mut self,
+        pos: &mut Position<B>,
+        run: &mut Run<'_, B>,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: Score,
+        mut beta: Score,
+        null_ok: bool,
+    ) -> Score {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        if !root {
+            if run.should_stop() {
+                return 0;
+            }
+            if pos.repetitions() > 1 {
+                return 0;
+            }
+            if let Some(s) = game_over(pos, ply) {
+                return s;
+            }
+            // No mate found later can beat one already nearer the root.
+            alpha = alpha.max(-(MATE - ply as Score));
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return run.eval.evaluate(pos);
+        }
+        let in_check = pos.in_check();
+        if in_check && (ply as i32) < 2 * run.root_depth {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, run, ply, alpha, beta);
+        }
+        run.nodes += 1;
+        run.seldepth = run.seldepth.max(ply);
+        let hash = pos.hash();
+        let entry = self.table.probe(hash);
+        let hash_move = entry.and_then(|e| e.best);
+        if !pv_node
+            && let Some(e) = entry
+            && e.depth >= depth
+        {
+            let s = tt::from_table(e.score, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let unit = run.eval.unit;
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            run.eval.evaluate(pos)
+        };
+        run.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > run.evals[ply - 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta near the leaves.
+            if depth <= 6 && static_eval - unit * 8 / 10 * (depth - improving as i32) >= beta {
+                return static_eval;
+            }
+            // Razoring: far below alpha, a capture search decides.
+            if depth <= 2 && static_eval + unit * (2 + depth) <= alpha {
+                let q = self.quiesce(pos, run, ply, alpha, alpha + 1);
+                if q <= alpha {
+                    return q;
+                }
+            }
+            // Null move: if passing still holds beta, a move will.
+            if null_ok && depth >= 3 && static_eval >= beta && may_pass(pos) {
+                let r = 3 + depth / 4 + ((static_eval - beta) / unit).min(3);
+                pos.play_null();
+                let s = -self.negamax(pos, run, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                pos.undo_null();
+                if run.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    let s = if s >= MATE_BOUND { beta } else { s };
+                    // Deep enough to matter: check with a search of our own.
+                    if depth < 10
+                        || self.negamax(pos, run, depth - 1 - r, ply, beta - 1, beta, false) >= beta
+                    {
+                        return s;
+                    }
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut run.moves[ply]);
+        pos.generate(&mut moves);
+        if moves.is_empty() {
+            run.moves[ply] = moves;
+            return no_move(pos, ply);
+        }
+        let mut keys = std::mem::take(&mut run.keys[ply]);
+        self.score_moves(pos, &run.eval, &moves, &mut keys, hash_move, ply);
+        let mut quiets = std::mem::take(&mut run.quiets[ply]);
+        quiets.clear();
+
+        let turn = pos.turn();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let lmp_limit = if improving {
+            3 + depth * depth
+        } else {
+            (3 + depth * depth) / 2
+        } as usize;
+        for i in 0..keys.len() {
+            order_next(&mut keys, i);
+            let (key, m) = keys[i];
+            let capture = is_capture(pos, m);
+            let promote = matches!(m, Move::Normal { promote: true, .. });
+            let quiet = !capture && !promote;
+            let prunable = !root && !pv_node && !in_check && best_score > -MATE_BOUND;
+            // Captures that lose material, near the leaves.
+            if prunable
+                && capture
+                && depth <= 4
+                && key < KILLER
+                && see(pos, m, &run.eval) < -unit * depth
+            {
+                continue;
+            }
+            // Late quiet moves near the leaves, and quiet moves that cannot
+            // bring the score up to alpha, unless they check.
+            if prunable
+                && quiet
+                && ((depth <= 8 && quiets.len() >= lmp_limit)
+                    || (depth <= 6 && static_eval + unit * (1 + depth) <= alpha))
+                && !checks_directly(pos, m)
+            {
+                continue;
+            }
+            pos.play_unchecked(m);
+            let gives_check = pos.in_check();
+            searched += 1;
+            if quiet {
+                quiets.push(m);
+            }
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 1 {
+                score = -self.negamax(pos, run, new_depth, ply + 1, -beta, -alpha, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !gives_check && !in_check && key < KILLER {
+                    r = self.reductions[(depth as usize).min(63)][searched.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    let h = self.history[history_index(turn, m)];
+                    r -= h / (HISTORY_MAX / 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(pos, run, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(pos, run, new_depth, ply + 1, -alpha - 1, -alpha, true);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(pos, run, new_depth, ply + 1, -beta, -alpha, true);
+                }
+            }
+            pos.undo();
+            if run.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if root {
+                        run.root_best = Some((m, score));
+                    }
+                    alpha = score;
+                    if alpha >= beta {
+                        if quiet {
+                            self.reward(turn, m, &quiets, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        run.moves[ply] = moves;
+        run.keys[ply] = keys;
+        run.quiets[ply] = quiets;
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table
+            .store(hash, depth, tt::to_table(best_score, ply), bound, best_move);
+        best_score
+    }
+
+    fn quiesce<B: Bitboard>(
+        &mut self,
+        pos: &mut Position<B>,
+        run: &mut Run<'_, B>,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        run.nodes += 1;
+        if run.should_stop() {
+            return 0;
+        }
+        if let Some(s) = game_over(pos, ply) {
+            return s;
+        }
+        if ply >= MAX_PLY - 1 {
+            return run.eval.evaluate(pos);
+        }
+        run.seldepth = run.seldepth.max(ply);
+        let in_check = pos.in_check();
+        let mut moves = std::mem::take(&mut run.moves[ply]);
+        let mut keys = std::mem::take(&mut run.keys[ply]);
+        let stand;
+        let mut best;
+        if in_check {
+            pos.generate(&mut moves);
+            if moves.is_empty() {
+                run.moves[ply] = moves;
+                return no_move(pos, ply);
+            }
+            stand = -INFINITY;
+            best = -INFINITY;
+        } else {
+            stand = run.eval.evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            pos.generate_captures(&mut moves);
+        }
+        let ev = &run.eval;
+        keys.clear();
+        keys.extend(moves.iter().map(|&m| {
+            let key = match m {
+                Move::Normal { from, to, promote }
+                | Move::MultiLeg {
+                    from, to, promote, ..
+                } => match pos.piece_at(to) {
+                    Some(v) => {
+                        ev.capture[v.role.index()] * 8
+                            - pos.piece_at(from).map_or(0, |p| ev.capture[p.role.index()]) / 64
+                            + promote as i32
+                    }
+                    None => promote as i32,
+                },
+                Move::Drop { .. } => -1,
+            };
+            (key, m)
+        }));
+        let margin = 2 * run.eval.unit;
+        for i in 0..keys.len() {
+            order_next(&mut keys, i);
+            let m = keys[i].1;
+            if !in_check && let Move::Normal { from, to, promote } = m {
+                let ev = &run.eval;
+                let victim = pos.piece_at(to).map_or(0, |p| ev.capture[p.role.index()]);
+                let role = pos.piece_at(from).map_or(0, |p| p.role.index());
+                let gain = victim + if promote { ev.promotion_gain[role] } else { 0 };
+                // Delta pruning: even this gain leaves us below alpha.
+                if stand + gain + margin <= alpha {
+                    continue;
+                }
+                if ev.capture[role] > victim && see(pos, m, ev) < 0 {
+                    continue;
+                }
+            }
+            pos.play_unchecked(m);
+            let s = -self.quiesce(pos, run, ply + 1, -beta, -alpha);
+            pos.undo();
+            if run.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        run.moves[ply] = moves;
+        run.keys[ply] = keys;
+        best
+    }
+}

@@ -1,0 +1,230 @@
+//! The engine: a tactics suite (tests/engine/tactics.tsv) solved under a
+//! fixed node budget, its first move from the starts, and an evaluation that
+//! does not depend on which colour sits where.
+
+use std::sync::atomic::AtomicBool;
+
+use koma::board::Color;
+use koma::engine::{Engine, Limits, evaluate};
+use koma::notation::Notation;
+use koma::position::{AnyPosition, Move, Position};
+use koma::setup::Setup;
+use koma::{variant, with_rules};
+
+use crate::common::{Rng, game, tests_dir};
+
+/// Nodes per tactics position: the search is single-threaded and stops on
+/// its node count, so each answer is reproducible.
+const TACTICS_NODES: u64 = 400_000;
+
+/// One row of the suite: `variant kind answer fen source`, tab-separated.
+struct Tactic {
+    line: usize,
+    variant: String,
+    kind: String,
+    answer: String,
+    fen: String,
+    source: String,
+}
+
+fn tactics() -> Vec<Tactic> {
+    let path = tests_dir().join("engine").join("tactics.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(
+                f.len(),
+                5,
+                "tactics.tsv:{}: expected 5 tab-separated fields",
+                i + 1
+            );
+            Tactic {
+                line: i + 1,
+                variant: f[0].to_string(),
+                kind: f[1].to_string(),
+                answer: f[2].to_string(),
+                fen: f[3].to_string(),
+                source: f[4].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// What koma answers to a row, or why that is wrong.
+fn solve(t: &Tactic) -> Result<(), String> {
+    let g = game(&t.variant);
+    let setup = Setup::parse_fen(&t.fen).map_err(|e| format!("FEN: {e}"))?;
+    let mut pos = AnyPosition::new(&g, &setup).map_err(|e| format!("position: {e}"))?;
+    let mut engine = Engine::new(16);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        nodes: Some(TACTICS_NODES),
+        ..Limits::default()
+    };
+    let (m, info) = engine.think_any(&mut pos, limits, &stop, |_| {});
+    let m = m.ok_or("no move")?;
+    let played = pos.format_move(m, Notation::Fairy);
+    let mate = info.as_ref().and_then(|i| i.mate_in());
+    match t.kind.as_str() {
+        "mate" => {
+            let n: i32 = t
+                .answer
+                .parse()
+                .map_err(|_| "mate: answer is not a number")?;
+            // Without the check rule (a royal may walk into attack), the game
+            // ends when the royal is taken: Fairy-Stockfish's mate in N, which
+            // ends where the royal cannot escape, may then be koma's win one
+            // move later.
+            let check_rule = with_rules!(&g, r => r.check);
+            if mate == Some(n) || (!check_rule && mate == Some(n + 1)) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "played {played}, mate {mate:?}, expected mate in {n}"
+                ))
+            }
+        }
+        "win" => {
+            if played == t.answer {
+                Ok(())
+            } else {
+                Err(format!("played {played}, expected {}", t.answer))
+            }
+        }
+        other => Err(format!("unknown kind '{other}'")),
+    }
+}
+
+#[test]
+fn the_engine_solves_the_tactics_suite() {
+    let rows = tactics();
+    assert!(
+        rows.len() >= 20,
+        "the suite has only {} positions",
+        rows.len()
+    );
+    let kinds = |k: &str| rows.iter().filter(|t| t.kind == k).count();
+    assert!(
+        kinds("mate") > 0 && kinds("win") > 0,
+        "both kinds are tested"
+    );
+    let failures: Vec<String> = rows
+        .iter()
+        .filter_map(|t| {
+            solve(t).err().map(|why| {
+                format!(
+                    "  tactics.tsv:{} {} {}: {why}\n    ({})",
+                    t.line, t.variant, t.fen, t.source
+                )
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} positions unsolved at {TACTICS_NODES} nodes:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_engine_does_not_open_with_a_royal_move() {
+    for slug in ["judkins-shogi", "shogi"] {
+        let g = game(slug);
+        for nodes in [20_000, 100_000, 400_000] {
+            let mut pos = AnyPosition::start(&g);
+            let mut engine = Engine::new(16);
+            let stop = AtomicBool::new(false);
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let (m, _) = engine.think_any(&mut pos, limits, &stop, |_| {});
+            let m = m.expect("a move from the start");
+            if let Move::Normal { from, .. } = m {
+                let piece = pos.piece_at(from).expect("a piece moves");
+                assert!(
+                    !pos.role(piece.role).royal,
+                    "{slug}, {nodes} nodes: the engine opens with its royal ({})",
+                    pos.format_move(m, Notation::Usi)
+                );
+            }
+        }
+    }
+}
+
+/// The position turned 180° with the colours swapped: the same game seen
+/// from the other side.
+fn turned(setup: &Setup) -> Setup {
+    let ranks = setup
+        .ranks
+        .iter()
+        .rev()
+        .map(|rank| {
+            rank.iter()
+                .rev()
+                .map(|sq| {
+                    sq.map(|mut p| {
+                        p.color = p.color.opposite();
+                        p
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    Setup {
+        ranks,
+        hands: setup
+            .hands
+            .iter()
+            .map(|&(c, l, n)| (c.opposite(), l, n))
+            .collect(),
+        turn: setup.turn.opposite(),
+        move_number: setup.move_number,
+    }
+}
+
+#[test]
+fn the_evaluation_is_the_same_from_either_side() {
+    // Every variant here is the same turned 180° for the other player, so a
+    // position and its turned copy are worth the same to the side to move.
+    let mut checked = 0;
+    for slug in variant::catalogue() {
+        let g = game(slug);
+        with_rules!(&g, rules => {
+            let mut rng = Rng(0x51ed_2705_3a1f_0c2b);
+            for _ in 0..6 {
+                let mut pos = Position::start(rules);
+                for _ in 0..60 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let setup = pos.to_setup();
+                    let other = Position::new(rules, &turned(&setup)).expect("the turned position is valid");
+                    assert_eq!(other.turn(), pos.turn().opposite());
+                    assert_eq!(evaluate(&pos), evaluate(&other), "{slug} {}: {} turned", pos.fen(), other.fen());
+                    checked += 1;
+                    pos.play(legal[rng.below(legal.len())]);
+                }
+            }
+        });
+    }
+    assert!(checked > 500, "only {checked} positions");
+}
+
+#[test]
+fn the_evaluation_prefers_material() {
+    // A rook up (here: the opponent's rook in hand) is better than even.
+    let g = game("judkins-shogi");
+    with_rules!(&g, rules => {
+        let even = Position::new(rules, &Setup::parse_fen("rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1").expect("FEN")).expect("valid");
+        let up = Position::new(rules, &Setup::parse_fen("1bsgkn/5p/6/6/P5/NKGSBR[R] w - - 0 1").expect("FEN")).expect("valid");
+        assert!(evaluate(&up) > evaluate(&even) + 500, "{} vs {}", evaluate(&up), evaluate(&even));
+        assert_eq!(even.turn(), Color::Sente);
+    });
+}
