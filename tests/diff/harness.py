@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential harness: koma's move generator against Fairy-Stockfish.
+"""Differential harness: koma's move generator against Fairy-Stockfish (and lishogi).
 
 Plays random and semi-random games in every variant (or --variants a,b) and,
 at EVERY ply, compares what koma says about the position with what the
@@ -11,14 +11,15 @@ oracle (Fairy-Stockfish through pyffish, wrapped by fsoracle.py) says:
   * whether the game is over and who won (sente, gote, draw or `-`).
 
 Run from anywhere (needs python3 with pyffish, and a built koma:
-`cargo build --release`):
+`cargo build --release`; for check shogi also node with shogiops:
+`npm ci --prefix tests/shogiops`):
 
     python3 tests/diff/harness.py --sample            # small fixed sample, for CI (< 1 min)
     python3 tests/diff/harness.py --games 50 --plies 200 --jobs 2
     python3 tests/diff/harness.py --jobs 2 --max-seconds 2400   # as many games as fit
 
 Options:
-  --variants a,b    koma slugs or Fairy-Stockfish names (default: all ten)
+  --variants a,b    koma slugs or Fairy-Stockfish names (default: all thirteen)
   --games N         games per variant (default 20; unlimited with --max-seconds)
   --plies P         at most P moves a game (default 200)
   --seed S          base seed (default 1); game g of variant v uses the seed
@@ -26,9 +27,10 @@ Options:
   --jobs J          worker processes (default: min(2, CPUs))
   --max-seconds T   stop cleanly after T seconds (games in flight stop at the
                     next ply; the positions seen so far are compared and counted)
-  --sample          CI sample: 3 games x 40 plies per variant, seed 1 (1129
-                    positions; about 5 s on 2 cores; add --self-check to also
-                    verify the speed-ups, about 1 min)
+  --sample          CI sample: 3 games x 40 plies per variant, seed 1 (1498
+                    positions; about 13 s on 2 cores; add --self-check to also
+                    verify the speed-ups, about 75 s). Its check shogi games
+                    end before any check: run longer games for that ending
   --self-check      also recompute every answer the slow, plain way (see
                     "Speed-ups") and count any disagreement as a harness error
   --exact           use only the plain way (no speed-ups; ~3x slower)
@@ -69,6 +71,21 @@ Oracle semantics (per position, from its FEN alone, no move history):
   * check: pyffish's gives_check (FS's checkers() of the side to move). FS has
     no royal piece in dobutsu, so check is always 0 there (koma must say 0),
     and none in sho shogi while king and prince are both on the board (0).
+  * variants defined in Fairy-Stockfish's variants.ini (goro goro plus) are
+    loaded into pyffish, and the oracle's pawn-drop-mate table is completed
+    (okisaki, goro goro plus), from tests/oracle/generate.py (VARIANTS_INI,
+    MORE_DROP_MATE_ILLEGAL), which generates the oracle files the same way;
+  * check shogi: FS counts checks, and its FEN says how many are left; from a
+    FEN without the count a side in check is not lost in FS. The harness asks
+    FS whether a position whose side to move is in check is over with the
+    count the check left (the opponent's one check spent): FS then ends the
+    game, as it does after a checking move in play. The oracle's drop-mate
+    test is asked with the count put back (generate.py's ChecksReset), since
+    FS ends the game at any check: a drop mate is a check with no answer.
+    Every check shogi position is also compared with lishogi's rules
+    (tests/shogiops/oracle.mjs, npm shogiops 0.18.0): legal moves and result
+    (kinds shogiops_moves, shogiops_result): koma follows lishogi where the
+    two engines differ (variants/check-shogi.md).
   Moves are compared as sets; koma's list must also have no duplicates.
 
 How games are played: from the variant's start FEN (judkins: koma's own
@@ -127,6 +144,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+GENERATE = REPO / "tests" / "oracle" / "generate.py"
+SHOGIOPS_SCRIPT = REPO / "tests" / "shogiops" / "oracle.mjs"
 
 # (koma slug, Fairy-Stockfish name, start FEN)
 VARIANTS = [
@@ -140,6 +159,10 @@ VARIANTS = [
     ("dobutsu-shogi", "dobutsu", "gle/1c1/1C1/ELG[] w - - 0 1"),
     ("kyoto-shogi", "kyotoshogi", "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1"),
     ("sho-shogi", "shoshogi", "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w - - 0 1"),
+    ("okisaki-shogi", "okisakishogi",
+     "lnsgkqgsnl/1r6b1/pppppppppp/10/10/10/10/PPPPPPPPPP/1B6R1/LNSGQKGSNL[] w - - 0 1"),
+    ("gorogoro-plus", "gorogoroplus", "sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w - - 0 1"),
+    ("check-shogi", "checkshogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"),
 ]
 BY_NAME = {}
 for _slug, _fs, _start in VARIANTS:
@@ -147,7 +170,8 @@ for _slug, _fs, _start in VARIANTS:
 
 # variants whose pawn (swallow) drop may not give mate: FS name -> letter (as in fsoracle)
 DROP_PAWN = {"shogi": "P", "minishogi": "P", "judkins": "P", "gorogoro": "P",
-             "euroshogi": "P", "torishogi": "S"}
+             "euroshogi": "P", "torishogi": "S", "okisakishogi": "P", "gorogoroplus": "P",
+             "checkshogi": "P"}
 # variants with pawn-like drops worth aiming at the king in the aggressive style
 AIM_PAWN = dict(DROP_PAWN, yarishogi="P", dobutsu="C", kyotoshogi="P")
 NO_HANDS = {"shoshogi"}
@@ -155,6 +179,9 @@ NO_HANDS = {"shoshogi"}
 # FS's gives_check(move), behind the SAN '+', can miss a check that
 # gives_check(fen) reports (seen after a move that leaves one royal)
 CHECK_FROM_FEN = {"shoshogi"}
+# variants also compared with lishogi's rules (npm shogiops, through
+# tests/shogiops/oracle.mjs, which plays check shogi)
+SHOGIOPS = {"checkshogi"}
 STYLES = ["random", "capture", "aggressive"]
 
 MOVE_RE = re.compile(r"^(?:(\+?[A-Za-z])@|([a-z])(\d+))([a-z])(\d+)([+-]?)$")
@@ -273,6 +300,15 @@ class Pos:
             self.full += 1
         self.side = "b" if white else "w"
 
+    def sfen(self):
+        """The position as an SFEN (shogi's letters; b = sente), for shogiops."""
+        counts = {}
+        for c in self.hand:
+            counts[c] = counts.get(c, 0) + 1
+        hands = "".join((str(counts[c]) if counts[c] > 1 else "") + c
+                        for c in "RBGSNLPrbgsnlp" if c in counts)
+        return f"{self.board_str()} {'b' if self.side == 'w' else 'w'} {hands or '-'} 1"
+
     def find(self, piece):
         """Squares (file letter, rank) holding exactly `piece`."""
         out = []
@@ -380,23 +416,58 @@ def may_end_now(fs, pos):
     return False
 
 
+def with_check_given(pos):
+    """The FEN of a position whose side to move is in check, with FS's check
+    counter saying that the opponent gave it (its one check spent: 1+0 when
+    sente is to move, 0+1 when gote is)."""
+    board = pos.board_str() + ("[" + pos.hand_str() + "]" if pos.brackets else "")
+    count = "1+0" if pos.side == "w" else "0+1"
+    return f"{board} {pos.side} - - {count} 0 {pos.full}"
+
+
 class Oracle:
     def __init__(self, path, exact, self_check):
         import pyffish
         self.sf_raw = pyffish
+        # The definitions generate.py completes the oracle with: variants.ini
+        # games, pawn-drop mate where fsoracle.py does not list it, and the
+        # drop-mate test where FS counts checks (ChecksReset).
+        self.gen = load_oracle(str(GENERATE), "generate")
+        defined = re.findall(r"^\[(\w+)", self.gen.VARIANTS_INI, re.M)
+        if not all(v in pyffish.variants() for v in defined):
+            pyffish.load_variant_config(self.gen.VARIANTS_INI)
         self.calls = [0]
         self.exact = exact
         self.self_check = self_check
         self.plain_sf = CountingSF(pyffish, self.calls)
         self.plain = load_oracle(path, "fsoracle_plain")
-        self.plain.sf = self.plain_sf
+        self.plain.sf = self.gen.ChecksReset(self.plain_sf)
         if exact:
             self.fast = self.plain
         else:
             self.fast = load_oracle(path, "fsoracle_fast")
-            self.fast.sf = FastSF(pyffish, self.calls)
+            self.fast.sf = self.gen.ChecksReset(FastSF(pyffish, self.calls))
+        for mod in (self.plain, self.fast):
+            for variant, letter in self.gen.MORE_DROP_MATE_ILLEGAL.items():
+                mod.DROP_MATE_ILLEGAL.setdefault(variant, letter)
         self.cache = {}
         self.start_check = {}
+
+    def ended(self, fs, fen, pos):
+        """(over, FS value for the side to move) of a position from its FEN.
+
+        Where FS counts checks (check shogi), its FEN carries the count, and
+        a FEN without it (1+1) is a game in which nobody has checked yet: a
+        side to move in check is not lost there. The harness's FENs have no
+        count, so a side in check is asked of FS with the count the check
+        left (the opponent's one check spent): FS then ends the game, as it
+        does after the checking move in play."""
+        sf = self.plain_sf
+        if fs in self.gen.CHECK_COUNTING:
+            if not sf.gives_check(fs, fen, []):
+                return False, 0
+            return sf.is_immediate_game_end(fs, with_check_given(pos), [])
+        return sf.is_immediate_game_end(fs, fen, [])
 
     def position(self, fs, fen, pos, key):
         """(legal moves sorted, verdict) of a FEN from the oracle (key: pos_key)."""
@@ -405,8 +476,8 @@ class Oracle:
         if hit is not None and not self.self_check:
             return hit
         sf = self.plain_sf
-        if self.exact or may_end_now(fs, pos):
-            end, value = sf.is_immediate_game_end(fs, fen, [])
+        if self.exact or may_end_now(fs, pos) or fs in self.gen.CHECK_COUNTING:
+            end, value = self.ended(fs, fen, pos)
         else:
             end, value = False, 0
         if end:
@@ -418,7 +489,7 @@ class Oracle:
             else:
                 ans = ([], verdict(sf.game_result(fs, fen, []), pos.side))
         if self.self_check and not self.exact:
-            end2, value2 = sf.is_immediate_game_end(fs, fen, [])
+            end2, value2 = self.ended(fs, fen, pos)
             ref = ([], verdict(value2, pos.side)) if end2 else None
             if ref is None:
                 legal2 = sorted(self.plain.legal_moves(fs, fen, []))
@@ -553,6 +624,59 @@ class Koma:
         return ("ok", parts[0] == "1", parts[1], parts[2].split() if parts[2] else [])
 
 
+class Shogiops:
+    """lishogi's rules: one `node tests/shogiops/oracle.mjs moves` process,
+    SFEN lines in, `sfen<TAB>result<TAB>moves` (USI) lines out."""
+
+    def __init__(self):
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen(["node", str(SHOGIOPS_SCRIPT), "moves"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                     bufsize=1)
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+            self.proc = None
+
+    def query_many(self, positions, chunk=32):
+        """[(verdict, moves in FS notation)] of Pos objects (9x9 boards)."""
+        if self.proc is None:
+            self.start()
+        out = []
+        for i in range(0, len(positions), chunk):
+            part = positions[i:i + chunk]
+            self.proc.stdin.write("".join(p.sfen() + "\n" for p in part))
+            self.proc.stdin.flush()
+            for p in part:
+                cols = self.proc.stdout.readline().rstrip("\n").split("\t")
+                if len(cols) < 2 or cols[0] == "error":
+                    raise HarnessError(f"shogiops: {' '.join(cols) or 'no answer'} for {p.sfen()}")
+                winner = cols[1].split(":")[0]
+                res = "-" if cols[1] == "-" else ("draw" if winner == "none" else winner)
+                moves = [usi_to_fs(m, p.nfiles, p.nranks) for m in cols[2].split()] if len(cols) > 2 else []
+                out.append((res, moves))
+        return out
+
+
+def usi_to_fs(move, nfiles, nranks):
+    """A USI move (7g7f, 8h2b+, P*5e) in Fairy-Stockfish's notation (c3c4, ..., P@e5)."""
+    def square(sq):
+        return f"{chr(ord('a') + nfiles - int(sq[:-1]))}{nranks - (ord(sq[-1]) - ord('a'))}"
+    if "*" in move:
+        role, to = move.split("*")
+        return f"{role}@{square(to)}"
+    promote = "+" if move.endswith("+") else ""
+    body = move.rstrip("+")
+    m = re.match(r"^(\d+[a-z])(\d+[a-z])$", body)
+    if m is None:
+        raise HarnessError(f"unexpected USI move {move!r} from shogiops")
+    return square(m.group(1)) + square(m.group(2)) + promote
+
+
 # ---------------------------------------------------------------------------
 # games
 
@@ -597,6 +721,7 @@ class Worker:
         self.cfg = cfg
         self.oracle = Oracle(cfg["oracle"], cfg["exact"], cfg["self_check"])
         self.komas = {}
+        self.shogiops = Shogiops()
 
     def koma(self, slug):
         k = self.komas.get(slug)
@@ -633,6 +758,7 @@ class Worker:
         # koma's answers do not steer the game: ask for all positions at once
         for row, ans in zip(rows, koma.query_many([r[1] for r in rows])):
             row[4] = ans
+        lishogi = self.shogiops.query_many([Pos.parse(r[1]) for r in rows]) if fs in SHOGIOPS else None
         checks = self.oracle.checks(fs, start, moves, [r[1] for r in rows]) if rows else []
         harness = []
         if rows and not self.oracle.exact:
@@ -653,7 +779,7 @@ class Worker:
                                    f"gives_check {c} at {fen}")
         diffs, stats = [], {"positions": 0, "check": 0, "over": 0, "hand": 0, "promoted": 0,
                             "keys": []}
-        for (ply, fen, legal, res, k, key), check in zip(rows, checks):
+        for i, ((ply, fen, legal, res, k, key), check) in enumerate(zip(rows, checks)):
             stats["positions"] += 1
             stats["check"] += check
             stats["over"] += res != "-"
@@ -677,6 +803,13 @@ class Worker:
                     d["check"] = {"koma": int(kc), "oracle": int(check)}
                 if kr != res:
                     d["result"] = {"koma": kr, "oracle": res}
+                if lishogi is not None:
+                    lr, lm = lishogi[i]
+                    if set(km) != set(lm):
+                        d["shogiops_moves"] = {"koma_only": sorted(set(km) - set(lm)),
+                                               "shogiops_only": sorted(set(lm) - set(km))}
+                    if kr != lr:
+                        d["shogiops_result"] = {"koma": kr, "shogiops": lr}
             if d:
                 d.update(variant=slug, fs=fs, game=g, ply=ply, style=style, seed=seed, fen=fen)
                 diffs.append(d)
@@ -720,14 +853,22 @@ def describe(d, koma_path, oracle_path):
         out.append(f"  check:       koma {d['check']['koma']} oracle {d['check']['oracle']}")
     if "result" in d:
         out.append(f"  result:      koma {d['result']['koma']} oracle {d['result']['oracle']}")
+    if "shogiops_moves" in d:
+        out.append(f"  koma-only:   {' '.join(d['shogiops_moves']['koma_only']) or '-'} (against shogiops)")
+        out.append(f"  shogiops-only: {' '.join(d['shogiops_moves']['shogiops_only']) or '-'}")
+    if "shogiops_result" in d:
+        out.append(f"  result:      koma {d['shogiops_result']['koma']} shogiops {d['shogiops_result']['shogiops']}")
     out.append(f"  reproduce:   echo '{d['fen']}' | {koma_path} moves --variant {d['variant']} "
                f"--batch --notation fairy")
     out.append(f"               python3 {oracle_path} moves {d['fs']} '{d['fen']}'")
+    if d["fs"] in SHOGIOPS:
+        out.append(f"               echo '{Pos.parse(d['fen']).sfen()}' | node {SHOGIOPS_SCRIPT} moves")
     return "\n".join(out)
 
 
 def kinds(d):
-    return [k for k in ("koma_error", "koma_only", "check", "result", "koma_duplicates") if k in d]
+    return [k for k in ("koma_error", "koma_only", "check", "result", "koma_duplicates",
+                        "shogiops_moves", "shogiops_result") if k in d]
 
 
 def probe_koma(path, slugs):
@@ -744,6 +885,19 @@ def probe_koma(path, slugs):
         if ans[0] != "ok":
             return f"koma cannot answer for {slug}: {ans[1]}"
     return None
+
+
+def probe_shogiops():
+    lishogi = Shogiops()
+    try:
+        ans = lishogi.query_many([Pos.parse(BY_NAME["checkshogi"][2])])
+        lishogi.stop()
+    except (OSError, HarnessError, subprocess.TimeoutExpired) as e:
+        if lishogi.proc is not None:
+            lishogi.proc.kill()
+        return (f"cannot run shogiops ({e}): install node and then npm ci --prefix "
+                f"{SHOGIOPS_SCRIPT.parent}")
+    return None if ans and ans[0][1] else "shogiops lists no move at the start"
 
 
 def main():
@@ -788,6 +942,8 @@ def main():
         sys.exit(2)
     a.koma = str(Path(a.koma).resolve())
     why = probe_koma(a.koma, slugs)
+    if not why and any(BY_NAME[s][1] in SHOGIOPS for s in slugs):
+        why = probe_shogiops()
     if why:
         print(f"harness: {why}", file=sys.stderr)
         sys.exit(2)
