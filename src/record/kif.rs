@@ -92,6 +92,33 @@ fn header(line: &str) -> Option<(&str, &str)> {
     (!k.is_empty() && !k.contains(' ')).then_some((k, v.trim()))
 }
 
+/// Whether a header key reads back as one: no colon, space or control
+/// character, not the start of a comment, diagram, move or closing line.
+fn header_key(k: &str) -> bool {
+    !k.is_empty()
+        && !k
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == ':' || c == '：')
+        && !k.starts_with(['#', '*', '&', '|', '+', '▲', '△', '☗', '☖', '▽', '▼'])
+        && !k.starts_with(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c))
+        && !["まで", "変化", "手数", "同"]
+            .iter()
+            .any(|w| k.starts_with(w))
+        && !k.ends_with("の持駒")
+        && ![
+            "開始日時",
+            "棋戦",
+            "場所",
+            "持ち時間",
+            "先手",
+            "後手",
+            "下手",
+            "上手",
+            "手合割",
+        ]
+        .contains(&k)
+}
+
 /// Seconds in a KIF time `( 0:01/00:00:01)`: the move's own time.
 fn kif_time(text: &str) -> Option<u32> {
     let inner = text.trim().strip_prefix('(')?.split(')').next()?;
@@ -619,8 +646,10 @@ pub fn write(rec: &GameRecord, ki2: bool) -> Result<String, String> {
             let _ = writeln!(s, "{key}：{}", one(v));
         }
     }
-    for (k, v) in &h.other {
-        let _ = writeln!(s, "{}：{}", one(k), one(v));
+    // Only keys a KIF reader reads back as keys (headers of other formats
+    // may have any text).
+    for (k, v) in h.other.iter().filter(|(k, _)| header_key(k)) {
+        let _ = writeln!(s, "{k}：{}", one(v));
     }
     let comment = |s: &mut String, c: &Option<String>| {
         if let Some(c) = c {

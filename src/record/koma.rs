@@ -155,7 +155,10 @@ pub fn write(rec: &GameRecord) -> String {
         }
     }
     for (k, v) in &h.other {
-        let _ = writeln!(s, "header: {} = {}", one_line(k), one_line(v));
+        let key = one_line(k).replace('=', " ");
+        if !key.trim().is_empty() {
+            let _ = writeln!(s, "header: {} = {}", key.trim(), one_line(v));
+        }
     }
     if let Some(c) = &rec.start_comment {
         for l in c.lines() {

@@ -589,10 +589,21 @@ pub fn detect(text: &str) -> Format {
     {
         return Format::Ki2;
     }
-    if lines.iter().any(|l| l.contains('：')) {
+    let first = lines.iter().find(|l| !l.starts_with('#'));
+    let koma_key = |l: &str| {
+        l.split_once(':').is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        })
+    };
+    // A KIF header without moves: a key without ASCII before a full-width colon.
+    let kif_header = |l: &&str| {
+        l.split_once('：')
+            .is_some_and(|(k, _)| !k.is_empty() && !k.chars().any(|c| c.is_ascii()))
+    };
+    if !first.is_some_and(|l| koma_key(l)) && lines.iter().any(kif_header) {
         return Format::Kif;
     }
-    match lines.iter().find(|l| !l.starts_with('#')) {
+    match first {
         Some(l) if l.starts_with("position ") => Format::Usi,
         _ => Format::Koma,
     }
@@ -1007,6 +1018,8 @@ pub(crate) const CSA_SPECIALS: &[(&str, Option<bool>, Ending)] = &[
     ("SENNICHITE", None, Ending::Repetition),
     ("JISHOGI", None, Ending::Impasse),
     ("HIKIWAKE", None, Ending::Unknown),
+    // CSA V3: the game reached its move limit (a draw).
+    ("MAX_MOVES", None, Ending::Unknown),
     ("CHUDAN", None, Ending::Abort),
     ("FUZUMI", None, Ending::Unknown),
     ("ERROR", None, Ending::Unknown),
@@ -1069,7 +1082,9 @@ pub(crate) fn csa_result(word: &str) -> Option<DraftResult> {
     let (_, side, ending) = CSA_SPECIALS.iter().find(|(w, _, _)| *w == word)?;
     Some(match side {
         Some(won) => DraftResult::SideToMove(*won, *ending),
-        None if matches!(ending, Ending::Abort | Ending::Unknown) && word != "HIKIWAKE" => {
+        None if matches!(ending, Ending::Abort | Ending::Unknown)
+            && !matches!(word, "HIKIWAKE" | "MAX_MOVES") =>
+        {
             DraftResult::Known(GameResult::undecided(*ending))
         }
         None => DraftResult::Known(GameResult::draw(*ending)),
