@@ -722,6 +722,19 @@ pub fn csa_ready(game: &Game) -> Result<(), String> {
 }
 
 /// The game a draft is for.
+/// The first game that fits, preferring one that names a KIF handicap:
+/// where several variants share a board, pieces and start (shogi and check
+/// shogi), a record that names none is taken for the game its format was
+/// made for.
+fn first_fit(games: &[Game], fits: impl Fn(&Game) -> bool) -> Option<Game> {
+    let fitting: Vec<&Game> = games.iter().filter(|g| fits(g)).collect();
+    fitting
+        .iter()
+        .find(|g| kif_handicap(g).is_some())
+        .or(fitting.first())
+        .map(|g| (*g).clone())
+}
+
 fn choose_game(
     draft: &Draft,
     path: &str,
@@ -804,23 +817,19 @@ fn choose_game(
         return Ok(g.clone());
     }
     if draft.csa_pieces {
-        return games
-            .iter()
-            .find(|g| csa_ready(g).is_ok() && start_setup(draft, g, path).is_ok())
-            .cloned()
-            .ok_or_else(|| {
-                located(
-                    path,
-                    0,
-                    "no variant is 9×9 with CSA codes for these pieces: use --variant",
-                )
-            });
+        return first_fit(&games, |g| {
+            csa_ready(g).is_ok() && start_setup(draft, g, path).is_ok()
+        })
+        .ok_or_else(|| {
+            located(
+                path,
+                0,
+                "no variant is 9×9 with CSA codes for these pieces: use --variant",
+            )
+        });
     }
     match &draft.start {
-        DraftStart::Bod(_) => games
-            .iter()
-            .find(|g| start_setup(draft, g, path).is_ok())
-            .cloned()
+        DraftStart::Bod(_) => first_fit(&games, |g| start_setup(draft, g, path).is_ok())
             .ok_or_else(|| {
                 let line = match &draft.start {
                     DraftStart::Bod(l) => l.first().map_or(0, |(n, _)| *n),

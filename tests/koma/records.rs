@@ -530,3 +530,16 @@ fn the_check_script_exists_and_is_executable() {
         "check.sh is not executable"
     );
 }
+
+/// A CSA or JKF record that names no variant, from a library that knows
+/// only shogi, is shogi's, though check shogi has the same board, pieces
+/// and start (found by reading tsshogi's records).
+#[test]
+fn a_record_that_names_no_variant_is_taken_for_the_formats_own_game() {
+    let csa = "V2.2\nPI\n+\n+7776FU\n-3334FU\n";
+    let rec = koma::record::read(csa, "plain.csa", None).expect("reads");
+    assert_eq!(rec.game.slug(), "shogi");
+    let jkf = r#"{"header":{},"initial":{"preset":"HIRATE"},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"}}]}"#;
+    let rec = koma::record::read(jkf, "plain.jkf", None).expect("reads");
+    assert_eq!(rec.game.slug(), "shogi");
+}
