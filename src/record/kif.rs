@@ -93,14 +93,18 @@ fn header(line: &str) -> Option<(&str, &str)> {
 }
 
 /// Whether a header key reads back as one: no colon, space or control
-/// character, not the start of a comment, diagram, move or closing line.
+/// character, no ASCII first character, not the start of a comment,
+/// diagram, move or closing line.
 fn header_key(k: &str) -> bool {
     !k.is_empty()
         && !k
             .chars()
             .any(|c| c.is_whitespace() || c.is_control() || c == ':' || c == '：')
-        && !k.starts_with(['#', '*', '&', '|', '+', '▲', '△', '☗', '☖', '▽', '▼'])
-        && !k.starts_with(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c))
+        // An ASCII start could be read as another format's line (CSA's V2,
+        // P1, N+, %TORYO; PGN's tag).
+        && !k.starts_with(|c: char| c.is_ascii())
+        && !k.starts_with(['▲', '△', '☗', '☖', '▽', '▼'])
+        && !k.starts_with(|c: char| ('０'..='９').contains(&c))
         && !["まで", "変化", "手数", "同"]
             .iter()
             .any(|w| k.starts_with(w))

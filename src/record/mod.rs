@@ -547,6 +547,9 @@ pub fn detect(text: &str) -> Format {
     if body.starts_with('{') {
         return Format::Jkf;
     }
+    if body.starts_with("#KIF") {
+        return Format::Kif;
+    }
     let lines: Vec<&str> = body
         .lines()
         .map(str::trim)
