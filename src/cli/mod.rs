@@ -7,6 +7,7 @@ mod moves;
 mod perft;
 mod play;
 mod svg;
+mod tune;
 mod validate;
 
 use std::io::Write;
@@ -48,6 +49,8 @@ enum Command {
     Moves(moves::MovesArgs),
     /// Count the leaf nodes of the legal move tree (perft).
     Perft(perft::PerftArgs),
+    /// Fit the evaluation's weights to positions scored by another engine.
+    Tune(tune::TuneArgs),
 }
 
 /// Move notation for output (input accepts both).
@@ -121,6 +124,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args, &mut out.lock()),
         Command::List => list::run(&mut out.lock()),
         Command::Bench(args) => bench::run(&args, &mut out.lock()),
+        Command::Tune(args) => tune::run(&args, &mut out.lock()),
         Command::Svg(args) => svg::run(&args, &mut out.lock()),
         Command::Validate(args) => validate::run(&args, &mut out.lock()),
         Command::Usi(a) => protocol(Dialect::Usi, &a.variant),

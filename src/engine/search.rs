@@ -133,7 +133,7 @@ fn order_next(moves: &mut [(i32, Move)], i: usize) {
         }
         moves.swap(0, best);
     } else if i == 1 {
-        moves[1..].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        moves[1..].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
     }
 }
 
@@ -496,7 +496,7 @@ impl Engine {
         best_score
     }
 
-    fn quiesce<B: Bitboard>(
+    pub(super) fn quiesce<B: Bitboard>(
         &mut self,
         pos: &mut Position<B>,
         run: &mut Run<'_, B>,
