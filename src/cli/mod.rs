@@ -9,6 +9,7 @@ mod perft;
 mod play;
 mod serve;
 mod svg;
+mod tune;
 mod validate;
 
 use std::io::Write;
@@ -54,6 +55,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Play, analyse and write variants in the browser (a local web server).
     Serve(serve::ServeArgs),
+    /// Fit the evaluation's weights to positions scored by another engine.
+    Tune(tune::TuneArgs),
 }
 
 /// Move notation for output (input accepts both).
@@ -152,6 +155,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args, &mut out.lock()),
         Command::List => list::run(&mut out.lock()),
         Command::Bench(args) => bench::run(&args, &mut out.lock()),
+        Command::Tune(args) => tune::run(&args, &mut out.lock()),
         Command::Svg(args) => svg::run(&args, &mut out.lock()),
         Command::Validate(args) => validate::run(&args, &mut out.lock()),
         Command::Convert(args) => convert::run(&args, &mut out.lock()),

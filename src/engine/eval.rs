@@ -50,6 +50,8 @@ pub struct Params {
     pub king_max: i32,
     /// Bonus of the side to move.
     pub tempo: i32,
+    /// Percent of its `hand_value` that a piece in hand counts for.
+    pub hand: i32,
 }
 
 impl Default for Params {
@@ -66,13 +68,14 @@ impl Default for Params {
             king_divisor: 8,
             king_max: 1500,
             tempo: 15,
+            hand: 100,
         }
     }
 }
 
 impl Params {
     /// The names of the weights, as [`Params::parse`] reads them.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "mobility",
         "camp_attack",
         "promotion",
@@ -84,6 +87,7 @@ impl Params {
         "king_divisor",
         "king_max",
         "tempo",
+        "hand",
     ];
 
     /// The weight of this name.
@@ -115,6 +119,7 @@ impl Params {
             "king_divisor" => &mut self.king_divisor,
             "king_max" => &mut self.king_max,
             "tempo" => &mut self.tempo,
+            "hand" => &mut self.hand,
             _ => return None,
         })
     }
@@ -170,6 +175,8 @@ pub(super) struct Evaluator<B> {
     king_divisor: Score,
     king_max: Score,
     tempo: Score,
+    /// Value of one piece of each role in hand.
+    hand_value: Vec<Score>,
     /// Placement bonus by `(colour, role)` then square.
     placement: Vec<Score>,
     squares: usize,
@@ -260,6 +267,11 @@ impl<B: Bitboard> Evaluator<B> {
             king_divisor: params.king_divisor.max(1),
             king_max: params.king_max,
             tempo: scale(params.tempo),
+            hand_value: rules
+                .roles
+                .iter()
+                .map(|r| (r.hand_value as i64 * params.hand as i64 / 100) as Score)
+                .collect(),
             placement,
             squares: n,
             capture,
@@ -299,7 +311,7 @@ impl<B: Bitboard> Evaluator<B> {
                 let info = rules.role(role);
                 let h = pos.hand(c, role) as Score;
                 if h > 0 {
-                    score[ci] += h * info.hand_value;
+                    score[ci] += h * self.hand_value[role.index()];
                     in_hand[ci] += h;
                 }
                 let bb = pos.pieces(c, role);
@@ -370,6 +382,11 @@ fn rules_cr(roles: usize, color: Color, role: Role) -> usize {
 /// tests and tools, not for a search).
 pub fn evaluate<B: Bitboard>(pos: &Position<B>) -> Score {
     Evaluator::new(pos.rules(), &Params::default()).evaluate(pos)
+}
+
+/// [`evaluate`] with these weights.
+pub fn evaluate_with<B: Bitboard>(pos: &Position<B>, params: &Params) -> Score {
+    Evaluator::new(pos.rules(), params).evaluate(pos)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod search;
 mod see;
 mod time;
 mod tt;
+mod tune;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -20,9 +21,10 @@ use crate::board::Bitboard;
 use crate::position::{AnyPosition, Move, Position};
 use crate::with_position;
 
-pub use eval::{Params, evaluate};
+pub use eval::{Params, evaluate, evaluate_with};
 pub use time::{Budget, Clock, MOVE_OVERHEAD};
 use tt::Table;
+pub use tune::{Fit, fit};
 
 /// A score in centipawn-like units of the variant's piece values.
 pub type Score = i32;
@@ -229,6 +231,15 @@ impl Engine {
             }
         }
         (Some(best), last)
+    }
+
+    /// The quiescence score of the position for the side to move: its
+    /// evaluation once the captures have settled (for tuning and analysis).
+    pub fn quiet_score<B: Bitboard>(&mut self, pos: &mut Position<B>) -> Score {
+        let stop = AtomicBool::new(false);
+        let limits = Limits::default();
+        let mut run = search::Run::new(pos.rules(), &self.params, Instant::now(), limits, &stop);
+        self.quiesce(pos, &mut run, 0, -INFINITY, INFINITY)
     }
 
     /// [`Engine::think`] on a position of any width.

@@ -499,7 +499,7 @@ impl Engine {
         best_score
     }
 
-    fn quiesce<B: Bitboard>(
+    pub(super) fn quiesce<B: Bitboard>(
         &mut self,
         pos: &mut Position<B>,
         run: &mut Run<'_, B>,
