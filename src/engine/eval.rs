@@ -65,7 +65,7 @@ impl Default for Params {
             king_defender: 6,
             king_hand: 5,
             king_drop_check: 12,
-            king_divisor: 8,
+            king_divisor: 4,
             king_max: 1500,
             tempo: 15,
             hand: 100,

@@ -4,7 +4,7 @@
 //! search), check extensions, late-move reductions, futility pruning,
 //! razoring and mate-distance pruning; quiescence on captures with static
 //! exchange evaluation; move ordering by hash move, exchange value, killers
-//! and history. Its evaluation ([`eval`]) reads the variant's tables and
+//! and history. Its evaluation (see [`Params`]) reads the variant's tables and
 //! values; nothing is specific to any game.
 
 mod eval;

@@ -72,6 +72,13 @@ Options:
   --engine-option N=V  the same for the opponent (uci or fairy-stockfish)
   --engine-name NAME   its name in the output (default: "engine")
   --book FILE          openings (see above)
+  --tc MAIN+INC        play on clocks instead of movetime: each side starts
+                       with MAIN ms and gains INC ms after each move; the
+                       engines get `go wtime W btime B winc I binc I` (+
+                       ` byoyomi Y` with --byoyomi) and the time from `go` to
+                       `bestmove` is taken off the mover's clock; a side that
+                       runs past its clock (and byoyomi) loses on time
+  --byoyomi MS         with --tc: time per move once the main time is spent
   --max-plies N        adjudicate a draw after N plies (default 300)
   --seed S             seed of the random mover (default 0)
   --timeout-ms MS      extra time allowed beyond movetime for a bestmove (default 5000)
@@ -285,6 +292,8 @@ def main():
     ap.add_argument("--engine-name", default="engine")
     ap.add_argument("--book")
     ap.add_argument("--koma-option", action="append", default=[])
+    ap.add_argument("--tc")
+    ap.add_argument("--byoyomi", type=int, default=0)
     ap.add_argument("--engine-option", action="append", default=[])
     ap.add_argument("--movetime", type=int, default=100)
     ap.add_argument("--fs-movetime", type=int)
@@ -315,6 +324,11 @@ def main():
     if sf.validate_fen(fen, variant) != sf.FEN_OK:
         sys.exit(f"match.py: pyffish rejects the FEN {fen!r} for {variant}")
     koma_go = a.koma_go or f"movetime {a.movetime}"
+    tc = None
+    if a.tc:
+        main_ms, _, inc_ms = a.tc.partition("+")
+        tc = (int(main_ms), int(inc_ms or 0))
+        koma_go = f"on a clock of {a.tc} ms" + (f", byoyomi {a.byoyomi} ms" if a.byoyomi else "")
     fs_movetime = a.fs_movetime if a.fs_movetime is not None else a.movetime
     log = print if a.verbose else None
 
@@ -370,12 +384,13 @@ def main():
         setup(opp)
 
     print(f"# variant {variant}  start {fen}")
-    print(f"# koma {koma.id_name} ({a.koma}) go {koma_go}" + (f"; options {' '.join(a.koma_option)}" if a.koma_option else ""))
+    print(f"# koma {koma.id_name} ({a.koma}) " + ("" if tc else "go ") + f"{koma_go}" + (f"; options {' '.join(a.koma_option)}" if a.koma_option else ""))
     if opp:
         skill = f", Skill Level {a.fs_skill}" if a.fs_skill is not None and a.opponent == "fairy-stockfish" else ""
         cmd = f" ({a.engine})" if a.opponent == "uci" else ""
         opts = f"; options {' '.join(a.engine_option)}" if a.engine_option else ""
-        print(f"# opponent {opp.id_name}{cmd} go movetime {fs_movetime}{skill}{opts}")
+        go_text = koma_go if tc else f"go movetime {fs_movetime}"
+        print(f"# opponent {opp.id_name}{cmd} {go_text}{skill}{opts}")
     else:
         print(f"# opponent random mover, seed {a.seed}")
     print(f"# max plies {a.max_plies}" + ("; koma is sent the current FEN without moves" if a.send == "current" else ""))
@@ -387,6 +402,34 @@ def main():
 
     wins = draws = losses = illegal = void = mismatches = 0
     timeout = lambda ms: ms / 1000.0 + a.timeout_ms / 1000.0
+    flags = {True: 0, False: 0}  # is koma -> games lost on time
+    least_left = {True: None, False: None}  # is koma -> least margin to the flag at a move (ms)
+    clock = {}
+
+    def go_args(is_koma, sente):
+        """The `go` arguments and the answer's time limit (ms) for a move."""
+        if tc is None:
+            return (koma_go, a.movetime) if is_koma else (f"movetime {fs_movetime}", fs_movetime)
+        mine, theirs = clock[is_koma], clock[not is_koma]
+        w, b = (mine, theirs) if sente else (theirs, mine)
+        args = f"wtime {int(w)} btime {int(b)} winc {tc[1]} binc {tc[1]}"
+        if a.byoyomi:
+            args += f" byoyomi {a.byoyomi}"
+        return args, mine + a.byoyomi
+
+    def spend(is_koma, engine):
+        """Takes the last move's time off the clock; False if the side lost on time."""
+        if tc is None:
+            return True
+        used = engine.latencies[-1] * 1000
+        if used > clock[is_koma] + a.byoyomi:
+            flags[is_koma] += 1
+            return False
+        slack = clock[is_koma] + a.byoyomi - used
+        least_left[is_koma] = slack if least_left[is_koma] is None else min(least_left[is_koma], slack)
+        clock[is_koma] = max(0.0, clock[is_koma] - used) if a.byoyomi else clock[is_koma] - used
+        clock[is_koma] += tc[1]
+        return True
     for g in range(1, a.games + 1):
         koma_sente = (g % 2 == 1)
         rng = random.Random(f"{a.seed}:{g}")
@@ -396,6 +439,8 @@ def main():
                 e.send("ucinewgame")
                 e.isready()
         outcome = None  # (koma score 1/0/-1 or None for void, reason)
+        if tc:
+            clock[True] = clock[False] = float(tc[0])
         while outcome is None:
             value, reason, legal = terminal(variant, fen, moves, a.max_plies)
             sente_to_move = stm_is_sente(fen, len(moves))
@@ -405,7 +450,8 @@ def main():
                 if not legal and koma_to_move:
                     # koma should see that it has no move.
                     try:
-                        bm = koma.bestmove(*koma_view(moves), koma_go, timeout(a.movetime))
+                        args, limit = go_args(True, sente_to_move)
+                        bm = koma.bestmove(*koma_view(moves), args, timeout(limit))
                     except EngineError as e:
                         bm = f"<{e}>"
                         if not isinstance(e, PositionRejected):
@@ -419,9 +465,14 @@ def main():
             current = sf.get_fen(variant, fen, moves)
             if koma_to_move:
                 try:
-                    mv = koma.bestmove(*koma_view(moves), koma_go, timeout(a.movetime))
+                    args, limit = go_args(True, sente_to_move)
+                    mv = koma.bestmove(*koma_view(moves), args, timeout(limit))
                     problem = None if mv in legal else (
                         "bestmove (none)" if mv in (None, "(none)") else f"illegal move {mv}")
+                    if not problem and not spend(True, koma):
+                        outcome = (-1, "koma lost on time")
+                        print(f"  TIME game {g} ply {len(moves) + 1}: koma took {koma.latencies[-1] * 1000:.0f} ms")
+                        break
                 except EngineError as e:
                     mv, problem = None, str(e).removeprefix("koma: ")
                     if not isinstance(e, PositionRejected):
@@ -438,8 +489,12 @@ def main():
                 mv = rng.choice(sorted(legal))
             else:
                 try:
-                    mv = opp.bestmove(fen, moves, f"movetime {fs_movetime}", timeout(fs_movetime))
+                    args, limit = go_args(False, sente_to_move)
+                    mv = opp.bestmove(fen, moves, args, timeout(limit))
                     problem = None if mv in legal else f"illegal move {mv}"
+                    if not problem and not spend(False, opp):
+                        outcome = (1, f"{opp_name} lost on time")
+                        break
                 except EngineError as e:
                     mv, problem = None, str(e).removeprefix(opp_name + ": ")
                     opp.restart(); opp.handshake()
@@ -500,6 +555,11 @@ def main():
         for side, name in ((True, "sente"), (False, "gote")):
             w, d, l = by_colour[side]
             print(f"# koma as {name}: {w} wins, {d} draws, {l} losses")
+    if tc:
+        for is_koma, name in ((True, "koma"), (False, opp_name)):
+            if least_left[is_koma] is not None:
+                print(f"# {name}: {flags[is_koma]} games lost on time; least margin "
+                      f"{least_left[is_koma]:.0f} ms (time left on the clock plus byoyomi, less the move's time)")
     load_end = os.getloadavg()
     print(f"# wall time {time.monotonic() - started:.0f} s; load average at the end: "
           f"{load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}")

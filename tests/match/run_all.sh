@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Runs the matches whose output is kept in tests/match/results.txt:
 #   bash tests/match/run_all.sh            (from the repository root, after cargo build --release)
-# writes tests/match/results.txt (and echoes it).
+# writes tests/match/results.txt (and echoes it). Section (6) needs the engine
+# koma had before issue 15 ("an opponent worth playing") as KOMA_BASE (default
+# /tmp/koma-base), built from the commit the engine work started at:
+#   mkdir /tmp/koma-old && git archive 2c3e772 | tar -x -C /tmp/koma-old
+#   (cd /tmp/koma-old && cargo build --release) && cp /tmp/koma-old/target/release/koma /tmp/koma-base
+#   bash tests/match/run_all.sh           everything
+#   bash tests/match/run_all.sh strength  section (6) only, appended to results.txt
 cd "$(dirname "$0")/../.." || exit 2
 out=tests/match/results.txt
+BASE=${KOMA_BASE:-/tmp/koma-base}
+only=${1:-all}
 FS=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
-{
+header() {
   echo "# koma match results (tests/match/match.py)"
   echo "# date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "# machine: $(uname -srm); nproc $(nproc); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
@@ -14,13 +22,38 @@ FS=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
   echo "# pyffish: $(python3 -c 'import pyffish; print(".".join(map(str, pyffish.version())))')"
   echo "# python:  $(python3 --version 2>&1)"
   echo
-} > "$out"
+}
+[ "$only" = all ] && header > "$out"
 run() {
   { printf "$ "; printf "%q " "$@"; echo; } >> "$out"
   "$@" >> "$out" 2>&1
   echo "(exit status $?)" >> "$out"
   echo >> "$out"
 }
+strength() {
+  {
+    echo "## (6) issue 15: strength at 50 ms a move on Judkins, 100 games each, the openings of"
+    echo "##     tests/match/books/judkins.txt each played with both colours. The machine is shared"
+    echo "##     (2 cores; other builds and fuzzers run): each match prints the load average at its"
+    echo "##     start and end, and timings are noisy. $(date -u '+%Y-%m-%d %H:%M UTC'), koma $(git rev-parse --short HEAD)"
+    echo "##     (working tree), base = $BASE ($(echo quit | "$BASE" uci 2>/dev/null | head -1))"
+  } >> "$out"
+  B=tests/match/books/judkins.txt
+  run python3 tests/match/match.py --variant judkins --opponent uci --engine "$BASE uci" --engine-name koma-base --games 100 --movetime 50 --book $B
+  for skill in 6 10; do
+    run python3 tests/match/match.py --variant judkins --opponent fairy-stockfish --fs-skill $skill --games 100 --movetime 50 --book $B
+  done
+  run python3 tests/match/match.py --variant judkins --opponent fairy-stockfish --games 100 --movetime 50 --book $B
+  echo "## (6b) on a clock: 10 s + 100 ms a move, against Fairy-Stockfish at full strength" >> "$out"
+  run python3 tests/match/match.py --variant judkins --opponent fairy-stockfish --games 20 --tc 10000+100 --book $B
+  echo "## (6c) on a byoyomi clock: 1 s + 100 ms byoyomi, against the base engine" >> "$out"
+  run python3 tests/match/match.py --variant judkins --opponent uci --engine "$BASE uci" --engine-name koma-base --games 20 --tc 1000+0 --byoyomi 100 --book $B
+}
+if [ "$only" = strength ]; then
+  strength
+  cat "$out"
+  exit 0
+fi
 echo "## (1) judkins vs the random mover" >> "$out"
 run python3 tests/match/match.py --variant judkins --opponent random --games 20 --movetime 100 --seed 1
 echo "## (2) judkins vs Fairy-Stockfish (full strength)" >> "$out"
@@ -35,4 +68,5 @@ echo "## (4) pyffish's own four-field start FEN with '[-]' hands, sent verbatim 
 run python3 tests/match/match.py --variant minishogi --opponent random --games 2 --movetime 50 --seed 1 --start-fen 'rbsgk/4p/5/P4/KGSBR[-] w 0 1'
 echo "## (5) kyotoshogi again, koma given the current FEN instead of the moves (its own moves checked; diagnostic)" >> "$out"
 run python3 tests/match/match.py --variant kyotoshogi --opponent random --games 4 --movetime 50 --seed 1 --send current
+strength
 cat "$out"
