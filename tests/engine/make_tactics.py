@@ -28,14 +28,17 @@ Usage (from the repository root):
       the deeper analysis added to their source, and the others commented)
 """
 import argparse
+import os
 import random
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, "/work/shared/oracle")
 import pyffish as sf  # noqa: E402
 import fsoracle  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "match"))
+from fs_uci import Fs  # noqa: E402
 
 # UCI variant name -> koma slug, and the start FEN koma uses where it differs.
 VARIANTS = {
@@ -51,46 +54,15 @@ VARIANTS = {
 }
 
 
-class Fs:
-    def __init__(self, path, variant):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.ready()
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, word):
-        lines = []
-        for line in self.p.stdout:
-            line = line.strip()
-            lines.append(line)
-            if line.split()[:1] == [word]:
-                return lines
-        sys.exit("make_tactics.py: Fairy-Stockfish exited")
-
-    def ready(self):
-        self.send("isready")
-        self.wait("readyok")
-
-    def analyse(self, fen, moves, depth):
-        """{multipv: (kind, value, move)} of the last depth reached."""
-        self.send(f"position fen {fen} moves {' '.join(moves)}")
-        self.send(f"go depth {depth}")
-        best = {}
-        for line in self.wait("bestmove"):
-            w = line.split()
-            if "multipv" in w and "score" in w and "pv" in w and w[w.index("depth") + 1] == str(depth):
-                i = w.index("score")
-                best[int(w[w.index("multipv") + 1])] = (w[i + 1], int(w[i + 2]), w[w.index("pv") + 1])
-        return best
-
-    def close(self):
-        self.send("quit")
-        self.p.wait()
+def analyse(fs, fen, moves, depth):
+    """{multipv: (kind, value, move)} of the last depth reached."""
+    best = {}
+    for line in fs.search(fen, moves, depth):
+        w = line.split()
+        if "multipv" in w and "score" in w and "pv" in w and w[w.index("depth") + 1] == str(depth):
+            i = w.index("score")
+            best[int(w[w.index("multipv") + 1])] = (w[i + 1], int(w[i + 2]), w[w.index("pv") + 1])
+    return best
 
 
 def main():
@@ -134,7 +106,7 @@ def main():
                 judges[uci] = Fs(a.fs, uci)
                 judges[uci].send("setoption name MultiPV value 2")
                 judges[uci].ready()
-            w = wins(judges[uci].analyse(f[3], [], a.verify_depth))
+            w = wins(analyse(judges[uci], f[3], [], a.verify_depth))
             if w and w[0] == f[2]:
                 f[4] += f"; depth {a.verify_depth}: {w[0]} {w[1]:+d} cp, second best {w[2]:+d} cp"
                 print("\t".join(f))
@@ -178,7 +150,7 @@ def main():
                     key = cur.split(" ")[0]
                     if key not in seen:
                         seen.add(key)
-                        lines = judge.analyse(fen, moves, a.depth)
+                        lines = analyse(judge, fen, moves, a.depth)
                         row = None
                         if 1 in lines and 2 in lines:
                             k1, v1, m1 = lines[1]
@@ -186,7 +158,7 @@ def main():
                             if k1 == "mate" and 0 < v1 <= a.max_mate and found["mate"] < a.per_variant:
                                 row = ("mate", str(v1), f"mate in {v1}, best {m1}")
                             elif w:
-                                deeper = wins(judge.analyse(fen, moves, a.verify_depth))
+                                deeper = wins(analyse(judge, fen, moves, a.verify_depth))
                                 if deeper and deeper[0] == w[0]:
                                     row = ("win", w[0], f"{w[0]} {w[1]:+d} cp, second best {w[2]:+d} cp; "
                                            f"depth {a.verify_depth}: {deeper[1]:+d} cp, second best {deeper[2]:+d} cp")

@@ -16,53 +16,27 @@ Usage (from the repository root):
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, "/work/shared/oracle")
 import fsoracle  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fs_uci import Fs  # noqa: E402
+
 JUDKINS_FEN = "rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1"
 
 
-class Fs:
-    def __init__(self, path, variant):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, word):
-        lines = []
-        for line in self.p.stdout:
-            line = line.strip()
-            lines.append(line)
-            if line.split()[:1] == [word]:
-                return lines
-        sys.exit("make_book.py: Fairy-Stockfish exited")
-
-    def score(self, fen, moves, depth):
-        """Score in centipawns for the side to move after `moves` (mates as +-100000)."""
-        self.send(f"position fen {fen} moves {' '.join(moves)}")
-        self.send(f"go depth {depth}")
-        score = None
-        for line in self.wait("bestmove"):
-            w = line.split()
-            if "score" in w:
-                i = w.index("score")
-                kind, v = w[i + 1], int(w[i + 2])
-                score = v if kind == "cp" else (100000 if v > 0 else -100000)
-        return score
-
-    def close(self):
-        self.send("quit")
-        self.p.wait()
+def score(fs, fen, moves, depth):
+    """Score in centipawns for the side to move after `moves` (mates as +-100000)."""
+    score = None
+    for line in fs.search(fen, moves, depth):
+        w = line.split()
+        if "score" in w:
+            i = w.index("score")
+            kind, v = w[i + 1], int(w[i + 2])
+            score = v if kind == "cp" else (100000 if v > 0 else -100000)
+    return score
 
 
 def main():
@@ -85,7 +59,7 @@ def main():
         lines = [l + [m] for l in lines for m in sorted(fsoracle.legal_moves(a.variant, fen, l))]
     kept = []
     for l in lines:
-        s = fs.score(fen, l, a.depth)
+        s = score(fs, fen, l, a.depth)
         # The score is the side to move's; the sign does not matter here.
         if s is not None and abs(s) <= a.max_cp:
             kept.append((abs(s), l, s))
