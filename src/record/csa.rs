@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 use super::{
     Draft, DraftMove, DraftStart, Format, GameRecord, MoveText, RecordError, csa_ready, csa_result,
-    csa_special,
+    csa_role, csa_special,
 };
 use crate::board::Color;
 use crate::notation::japanese::{from_numbers, numbers};
@@ -105,14 +105,6 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
     Ok(draft)
 }
 
-/// The role a CSA code names in a game.
-fn role_of(pos: &AnyPosition, code: &str) -> Option<Role> {
-    pos.roles()
-        .iter()
-        .position(|r| r.csa.as_deref() == Some(code))
-        .map(|i| Role(i as u8))
-}
-
 /// Two digits of a CSA square, `00` being the hand.
 fn square_digits(text: &str) -> Option<(u32, u32)> {
     let mut c = text.chars();
@@ -136,7 +128,7 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
                 ));
             }
         };
-        let role = role_of(&pos, &c[1..]).ok_or_else(|| {
+        let role = csa_role(&pos, &c[1..]).ok_or_else(|| {
             RecordError::at(
                 line,
                 format!("'{}' is no piece's CSA code in {}", &c[1..], game.title()),
@@ -267,7 +259,8 @@ pub fn resolve(pos: &AnyPosition, text: &str) -> Result<Move, String> {
     let from = square_digits(&text[1..3]).unwrap_or((0, 0));
     let to = square_digits(&text[3..5]).unwrap_or((0, 0));
     let code = &text[5..];
-    let role = role_of(pos, code).ok_or_else(|| format!("'{code}' is no piece's CSA code here"))?;
+    let role =
+        csa_role(pos, code).ok_or_else(|| format!("'{code}' is no piece's CSA code here"))?;
     let t = pos.topology();
     let to_sq = from_numbers(t, to.0, to.1).ok_or("the destination is not a square")?;
     if from == (0, 0) {

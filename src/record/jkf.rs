@@ -15,7 +15,7 @@ const VARIANT_HEADER: &str = "koma-variant";
 
 use super::{
     Draft, DraftMove, DraftStart, Format, GameRecord, MoveText, RecordError, csa_ready, csa_result,
-    csa_special,
+    csa_role, csa_special,
 };
 use crate::board::Color;
 use crate::notation::japanese::{from_numbers, numbers};
@@ -171,13 +171,6 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
     Ok(draft)
 }
 
-fn role_of(pos: &AnyPosition, code: &str) -> Option<Role> {
-    pos.roles()
-        .iter()
-        .position(|r| r.csa.as_deref() == Some(code))
-        .map(|i| Role(i as u8))
-}
-
 /// Reads `initial.data` on a game.
 pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
     csa_ready(game)?;
@@ -211,7 +204,7 @@ pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
                 continue;
             };
             let role =
-                role_of(&pos, kind).ok_or_else(|| format!("'{kind}' is no piece's CSA code"))?;
+                csa_role(&pos, kind).ok_or_else(|| format!("'{kind}' is no piece's CSA code"))?;
             let info = pos.role(role);
             let color = if cell.get("color").and_then(Value::as_u64) == Some(1) {
                 Color::Gote
@@ -235,7 +228,7 @@ pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
                 if n == 0 {
                     continue;
                 }
-                let role = role_of(&pos, code)
+                let role = csa_role(&pos, code)
                     .ok_or_else(|| format!("'{code}' is no piece's CSA code"))?;
                 hands.push((color, pos.role(role).letter, n));
             }
@@ -274,7 +267,7 @@ pub fn resolve(
     }
     let t = pos.topology();
     let role =
-        role_of(pos, piece).ok_or_else(|| format!("'{piece}' is no piece's CSA code here"))?;
+        csa_role(pos, piece).ok_or_else(|| format!("'{piece}' is no piece's CSA code here"))?;
     let to_sq = from_numbers(t, to.0, to.1).ok_or("the destination is not a square")?;
     let mv = match from {
         None => Move::Drop { role, to: to_sq },
