@@ -9,40 +9,55 @@ use serde_json::{Value, json};
 use tiny_http::{Header, Method, Request, Response};
 
 use super::session::{line_usi, move_json, state_json};
-use super::{Failure, Shared, assets, read_json};
+use super::{Failure, Shared, assets, editor, read_body, read_json, records};
 use crate::engine::{Engine, Limits};
 use crate::position::{AnyPosition, Game};
-use crate::render::{Labels, SvgOptions, caption, movement_svg, svg};
+use crate::render::{SvgOptions, svg};
 use crate::setup::Setup;
 use crate::variant::{self, Variant, VariantError};
 
 /// A full answer.
-struct Reply {
+pub(super) struct Reply {
     status: u16,
     content_type: &'static str,
     body: Vec<u8>,
+    /// A file name to save the answer as.
+    disposition: Option<String>,
 }
 
 impl Reply {
-    fn json(value: &Value) -> Reply {
+    pub(super) fn json(value: &Value) -> Reply {
         Reply {
             status: 200,
             content_type: "application/json",
             body: value.to_string().into_bytes(),
+            disposition: None,
         }
     }
-    fn svg(text: String) -> Reply {
+    pub(super) fn svg(text: String) -> Reply {
         Reply {
             status: 200,
             content_type: "image/svg+xml",
             body: text.into_bytes(),
+            disposition: None,
         }
     }
-    fn text(content_type: &'static str, text: &str) -> Reply {
+    pub(super) fn text(content_type: &'static str, text: &str) -> Reply {
         Reply {
             status: 200,
             content_type,
             body: text.as_bytes().to_vec(),
+            disposition: None,
+        }
+    }
+}
+
+impl Reply {
+    /// Asks the browser to save the answer as `file`.
+    pub(super) fn attachment(self, file: String) -> Reply {
+        Reply {
+            disposition: Some(file),
+            ..self
         }
     }
 }
@@ -53,11 +68,28 @@ fn header(name: &str, value: &str) -> Header {
 }
 
 fn respond(req: Request, reply: Reply) {
-    let response = Response::from_data(reply.body)
+    let mut response = Response::from_data(reply.body)
         .with_status_code(reply.status)
         .with_header(header("Content-Type", reply.content_type))
         .with_header(header("Cache-Control", "no-store"))
         .with_header(header("X-Content-Type-Options", "nosniff"));
+    if let Some(file) = reply.disposition {
+        // Only name characters: a slug from a posted file could hold anything.
+        let file: String = file
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || ".-_".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        response = response.with_header(header(
+            "Content-Disposition",
+            &format!("attachment; filename=\"{file}\""),
+        ));
+    }
     // The client may have gone: nothing to do about it.
     let _ = req.respond(response);
 }
@@ -70,6 +102,7 @@ fn fail(req: Request, f: Failure) {
             status: f.status,
             content_type: "application/json",
             body,
+            disposition: None,
         },
     );
 }
@@ -103,11 +136,22 @@ pub(super) fn handle(shared: &Shared, mut req: Request) {
         }
         (Method::Post, ["api", "games", id, "undo"]) => undo(shared, id),
         (Method::Get, ["api", "games", id, "svg"]) => game_svg(shared, id),
-        (Method::Post, ["api", "validate"]) => read_json(&mut req, max).and_then(|b| validate(&b)),
-        (Method::Post, ["api", "diagram"]) => read_json(&mut req, max).and_then(|b| diagram(&b)),
-        (Method::Post, ["api", "piece"]) => read_json(&mut req, max).and_then(|b| piece(&b)),
+        (Method::Get, ["api", "games", id, "at"]) => records::game_at(shared, id, query),
+        (Method::Get, ["api", "games", id, "record"]) => records::game_record(shared, id, query),
+        (Method::Post, ["api", "records"]) => {
+            read_body(&mut req, max).and_then(|b| records::open_record(shared, &b, query))
+        }
+        (Method::Post, ["api", "validate"]) => {
+            read_json(&mut req, max).and_then(|b| editor::validate(&b))
+        }
+        (Method::Post, ["api", "diagram"]) => {
+            read_json(&mut req, max).and_then(|b| editor::diagram(&b))
+        }
+        (Method::Post, ["api", "piece"]) => {
+            read_json(&mut req, max).and_then(|b| editor::piece(&b))
+        }
         (Method::Post, ["api", "perft"]) => {
-            read_json(&mut req, max).and_then(|b| perft(shared, &b))
+            read_json(&mut req, max).and_then(|b| editor::perft(shared, &b))
         }
         (_, p) if known_route(p) => Err(Failure::new(
             405,
@@ -130,12 +174,18 @@ fn known_route(parts: &[&str]) -> bool {
             | ["api", "variants", _]
             | ["api", "games"]
             | ["api", "games", _]
-            | ["api", "games", _, "move" | "undo" | "svg" | "think"]
+            | [
+                "api",
+                "games",
+                _,
+                "move" | "undo" | "svg" | "think" | "at" | "record"
+            ]
+            | ["api", "records"]
             | ["api", "validate" | "diagram" | "piece" | "perft"]
     )
 }
 
-fn str_field<'a>(body: &'a Value, key: &str) -> Result<Option<&'a str>, Failure> {
+pub(super) fn str_field<'a>(body: &'a Value, key: &str) -> Result<Option<&'a str>, Failure> {
     match body.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
@@ -161,7 +211,7 @@ fn variant_text(slug: &str) -> Result<Reply, Failure> {
 }
 
 /// Diagnostics as the editor shows them.
-fn diagnostics_json(e: &VariantError) -> Value {
+pub(super) fn diagnostics_json(e: &VariantError) -> Value {
     let d = e.diagnostics();
     if d.is_empty() {
         return json!([{"line": 0, "column": 0, "len": 0, "message": e.to_string(), "source_line": ""}]);
@@ -178,13 +228,13 @@ fn diagnostics_json(e: &VariantError) -> Value {
     )
 }
 
-fn variant_failure(e: &VariantError) -> Failure {
+pub(super) fn variant_failure(e: &VariantError) -> Failure {
     Failure::new(422, e.to_string())
 }
 
 /// The variant a request names: an embedded slug (never a path on this
 /// machine) or a posted document.
-fn requested_variant(body: &Value) -> Result<(Variant, Game), Failure> {
+pub(super) fn requested_variant(body: &Value) -> Result<(Variant, Game), Failure> {
     let v = match (str_field(body, "variant")?, str_field(body, "text")?) {
         (_, Some(text)) => variant::from_text(text, "posted.md", None),
         (Some(slug), None) => {
@@ -213,7 +263,7 @@ fn requested_variant(body: &Value) -> Result<(Variant, Game), Failure> {
 }
 
 /// The position a request describes: the start, or its FEN/SFEN, then its moves.
-fn requested_position(body: &Value, game: &Game) -> Result<AnyPosition, Failure> {
+pub(super) fn requested_position(body: &Value, game: &Game) -> Result<AnyPosition, Failure> {
     let setup = match (str_field(body, "fen")?, str_field(body, "sfen")?) {
         (Some(fen), _) if !fen.trim().is_empty() => Setup::parse_fen(fen.trim())
             .map_err(|e| Failure::bad(format!("cannot read the FEN: {e}")))?,
@@ -240,13 +290,13 @@ fn new_game(shared: &Shared, body: &Value) -> Result<Reply, Failure> {
     let (_, game) = requested_variant(body)?;
     let pos = requested_position(body, &game)?;
     let state = state_json("", &pos, true);
-    let id = shared.sessions.insert(pos);
+    let id = shared.sessions.insert(pos, None);
     let mut state = state;
     state["id"] = json!(id);
     Ok(Reply::json(&state))
 }
 
-fn no_game(id: &str) -> Failure {
+pub(super) fn no_game(id: &str) -> Failure {
     Failure::new(404, format!("no game '{id}' (it may have expired)"))
 }
 
@@ -300,105 +350,14 @@ fn game_svg(shared: &Shared, id: &str) -> Result<Reply, Failure> {
         .ok_or_else(|| no_game(id))
 }
 
-fn validate(body: &Value) -> Result<Reply, Failure> {
-    let text =
-        str_field(body, "text")?.ok_or_else(|| Failure::bad("give 'text', the variant file"))?;
-    let result =
-        variant::from_text(text, "posted.md", None).and_then(|v| Game::compile(&v).map(|g| (v, g)));
-    Ok(Reply::json(&match result {
-        Ok((v, game)) => {
-            let pos = AnyPosition::start(&game);
-            let t = pos.topology();
-            let roles: Vec<Value> = pos
-                .roles()
-                .iter()
-                .map(|r| json!({"name": r.name, "letter": r.letter.to_string(), "promoted": r.promoted, "betza": r.betza}))
-                .collect();
-            json!({"ok": true, "slug": v.slug, "title": v.title, "files": t.cols, "ranks": t.rows,
-                   "roles": roles, "diagnostics": []})
-        }
-        Err(e) => json!({"ok": false, "diagnostics": diagnostics_json(&e)}),
-    }))
-}
-
-fn diagram(body: &Value) -> Result<Reply, Failure> {
-    let (v, game) = requested_variant(body)?;
-    let title = caption(&v.body, &format!("{}-board.svg", v.slug))
-        .unwrap_or_else(|| format!("{} — starting position", v.title));
-    Ok(Reply::svg(svg(
-        &AnyPosition::start(&game),
-        &SvgOptions {
-            title: Some(title),
-            ..SvgOptions::default()
-        },
-    )))
-}
-
-fn piece(body: &Value) -> Result<Reply, Failure> {
-    let (_, game) = requested_variant(body)?;
-    let name =
-        str_field(body, "piece")?.ok_or_else(|| Failure::bad("give 'piece', a name or letter"))?;
-    let pos = AnyPosition::start(&game);
-    let role = pos.role_by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = pos.roles().iter().map(|r| r.name.as_str()).collect();
-        Failure::new(
-            404,
-            format!(
-                "no piece '{name}' in this variant: its pieces are {}",
-                names.join(", ")
-            ),
-        )
-    })?;
-    Ok(Reply::svg(movement_svg(&pos, role, Labels::Kanji)))
-}
-
-fn perft(shared: &Shared, body: &Value) -> Result<Reply, Failure> {
-    let (_, game) = requested_variant(body)?;
-    let mut pos = requested_position(body, &game)?;
-    let max = shared.config.max_perft_depth;
-    let depth = match body.get("depth") {
-        None | Some(Value::Null) => 3,
-        Some(d) => d
-            .as_u64()
-            .filter(|&d| (1..=max as u64).contains(&d))
-            .ok_or_else(|| {
-                Failure::bad(format!("'depth' must be a whole number from 1 to {max}"))
-            })? as u32,
-    };
-    let _slot = shared.slot().ok_or_else(busy)?;
-    // perft cannot be stopped once started: each depth is begun only if,
-    // growing as the last one did, it should end within the search time.
-    let budget = shared.config.max_search_time.as_secs_f64();
-    let mut nodes: Vec<u64> = Vec::new();
-    let mut stopped = None;
-    let mut last_time = 0.0;
-    for d in 1..=depth {
-        if let [.., a, b] = nodes[..] {
-            let estimate = last_time * b as f64 / (a.max(1)) as f64;
-            if estimate > budget {
-                stopped = Some(format!(
-                    "depth {d} would take about {estimate:.1} s, more than the {budget:.1} s allowed"
-                ));
-                break;
-            }
-        }
-        let start = std::time::Instant::now();
-        nodes.push(pos.perft(d));
-        last_time = start.elapsed().as_secs_f64();
-    }
-    Ok(Reply::json(
-        &json!({"depth": nodes.len(), "nodes": nodes, "stopped": stopped}),
-    ))
-}
-
-fn busy() -> Failure {
+pub(super) fn busy() -> Failure {
     Failure::new(
         503,
         "the engine is busy with other searches; try again in a moment",
     )
 }
 
-fn query_value<'a>(query: &'a str, key: &str) -> Option<&'a str> {
+pub(super) fn query_value<'a>(query: &'a str, key: &str) -> Option<&'a str> {
     query
         .split('&')
         .filter_map(|kv| kv.split_once('='))
@@ -406,7 +365,7 @@ fn query_value<'a>(query: &'a str, key: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-fn query_number(query: &str, key: &str) -> Result<Option<u64>, Failure> {
+pub(super) fn query_number(query: &str, key: &str) -> Result<Option<u64>, Failure> {
     query_value(query, key)
         .filter(|v| !v.is_empty())
         .map(|v| {

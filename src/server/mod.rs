@@ -38,6 +38,9 @@
 //! | `POST /api/games/{id}/move` | `{move}` in USI or Fairy notation |
 //! | `POST /api/games/{id}/undo` | takes back the last move |
 //! | `GET /api/games/{id}/svg` | the position as an SVG diagram |
+//! | `GET /api/games/{id}/at?ply=N` | the state after the first N moves, to look at (the game stays) |
+//! | `GET /api/games/{id}/record?format=F` | the game as a record file (kif, ki2, csa, pgn, jkf, koma, usi; KIF unless given), an attachment |
+//! | `POST /api/records?variant=SLUG` | new game from a record's bytes (any format, UTF-8 or Shift_JIS; `variant` for one that names none) |
 //! | `GET /api/games/{id}/think?time=MS&depth=N&play=1` | engine search, server-sent events `info`, `bestmove`, `state`, `done` |
 //! | `POST /api/validate` | `{text}` → `{ok, diagnostics: [{line, column, len, message, source_line}]}` |
 //! | `POST /api/diagram` | `{text}` → the start diagram (SVG) |
@@ -46,6 +49,8 @@
 
 mod api;
 mod assets;
+mod editor;
+mod records;
 mod session;
 
 use std::io::Read;

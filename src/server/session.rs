@@ -12,12 +12,38 @@ use serde_json::{Value, json};
 use crate::board::{Color, Square};
 use crate::notation::Notation;
 use crate::position::{AnyPosition, Move, Outcome};
+use crate::record::{GameRecord, GameResult};
 use crate::render::{Labels, piece_svg};
 
 /// One game.
 pub(super) struct Session {
     pub pos: AnyPosition,
+    /// The record the game was opened from: its headers, comments, move
+    /// times and result go into the game's record again.
+    pub opened: Option<GameRecord>,
     last_used: Instant,
+}
+
+impl Session {
+    /// The game as a record: the opened record's headers always; its
+    /// comments, times and result while the moves are still its moves (a
+    /// result of the rules, once the game has one, wins over it).
+    pub fn record(&self) -> GameRecord {
+        let mut rec = GameRecord::from_position(&self.pos);
+        if let Some(opened) = &self.opened {
+            rec.headers = opened.headers.clone();
+            let same = opened.moves.iter().map(|m| m.mv).eq(self.pos.history());
+            if same && opened.start == rec.start {
+                rec.start_comment = opened.start_comment.clone();
+                rec.moves = opened.moves.clone();
+                rec.result = opened.result;
+            }
+        }
+        if let Some(o) = self.pos.outcome() {
+            rec.result = Some(GameResult::from(&o));
+        }
+        rec
+    }
 }
 
 /// The games, by id.
@@ -48,7 +74,7 @@ impl Sessions {
 
     /// Keeps a new game; returns its id. Expired games go first, then, if
     /// still full, the least recently used.
-    pub fn insert(&self, pos: AnyPosition) -> String {
+    pub fn insert(&self, pos: AnyPosition, opened: Option<GameRecord>) -> String {
         let n = self
             .counter
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -70,6 +96,7 @@ impl Sessions {
             id.clone(),
             Session {
                 pos,
+                opened,
                 last_used: now,
             },
         );
@@ -120,8 +147,8 @@ pub(super) fn move_json(pos: &AnyPosition, mv: Move) -> Value {
     }
 }
 
-/// The moves that led to the position, in USI.
-pub(super) fn history_usi(pos: &AnyPosition) -> Vec<String> {
+/// The moves that led to the position, in `notation`.
+pub(super) fn history(pos: &AnyPosition, notation: Notation) -> Vec<String> {
     let moves = pos.history();
     let mut p = pos.clone();
     for _ in &moves {
@@ -130,7 +157,7 @@ pub(super) fn history_usi(pos: &AnyPosition) -> Vec<String> {
     moves
         .iter()
         .map(|&mv| {
-            let s = p.format_move(mv, Notation::Usi);
+            let s = p.format_move(mv, notation);
             let _ = p.try_play(mv);
             s
         })
@@ -254,7 +281,8 @@ pub(super) fn state_json(id: &str, pos: &AnyPosition, with_roles: bool) -> Value
         "in_check": pos.in_check(),
         "check": check,
         "last_move": last,
-        "history": history_usi(pos),
+        "history": history(pos, Notation::Usi),
+        "history_japanese": history(pos, Notation::Japanese),
         "moves": moves,
         "outcome": outcome.as_ref().map(outcome_json),
     });

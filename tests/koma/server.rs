@@ -10,6 +10,8 @@ use koma::server::{Config, Server};
 
 use crate::common::{game, tests_dir};
 
+mod records;
+
 fn start(config: Config) -> SocketAddr {
     let server = Server::bind("127.0.0.1:0", config).expect("a free port");
     let addr = server.addr();

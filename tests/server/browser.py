@@ -175,8 +175,10 @@ def play_game(d, variant, moves, shots):
                 assert not m.group(3), f"{mv}: no promotion choice was offered"
         wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == i + 1,
                    f"move {i + 1} ({mv}) in the move list")
-        shown = d.script("return document.querySelectorAll('#moves li')[arguments[0]].textContent", i)
+        shown = d.script("return document.querySelectorAll('#moves li .usi')[arguments[0]].textContent", i)
         assert shown == mv, f"move {i + 1}: the list shows {shown}, expected {mv}"
+        ja = d.script("return document.querySelectorAll('#moves li .ja')[arguments[0]].textContent", i)
+        assert re.fullmatch("[▲△☗☖].+", ja), f"move {i + 1}: Japanese notation {ja!r}"
         err = d.script("return document.getElementById('error').textContent")
         assert not err, f"move {i + 1} ({mv}): {err}"
     assert drops > 0 and promotions > 0, f"the game needs a drop and a promotion ({drops}, {promotions})"
@@ -287,6 +289,92 @@ def from_sfen(d, variant, moves):
     print(f"browser: a new game from the SFEN {sfen}")
 
 
+def drag(d, from_css, to_css):
+    """Presses the mouse on one element, moves it to another, releases (at
+    the centres the elements have before: the page redraws on the press)."""
+    def centre(css):
+        d.wait(css)
+        r = d.script("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                     "return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]", css)
+        return {"origin": "viewport", "x": r[0], "y": r[1]}
+    a, b = centre(from_css), centre(to_css)
+    d.call("POST", d.s("/actions"), {"actions": [{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, **a},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerMove", "duration": 150, **b},
+            {"type": "pointerUp", "button": 0},
+        ]}]})
+    d.call("DELETE", d.s("/actions"))
+
+
+def moves_shown(d):
+    return d.script("return [...document.querySelectorAll('#moves li .usi')].map(e => e.textContent)")
+
+
+def records_and_steps(d, variant, moves, shots):
+    """A move by dragging, stepping back through the game (the board shown
+    is the earlier one and takes no move), the game downloaded as KIF and
+    opened again from the file, and a broken record's message."""
+    d.click("#tab-play")
+    select(d, "variant", variant)
+    select(d, "mode", "people")
+    d.click("#new-game")
+    wait_until(lambda: moves_shown(d) == [], "a new game")
+    start_sfen = d.script("return document.getElementById('sfen').value")
+    first, second = moves[0], moves[1]
+    drag(d, f'.cell[data-sq="{first[:2]}"]', f'.cell[data-sq="{first[2:4]}"]')
+    wait_until(lambda: moves_shown(d) == [first], f"{first} played by dragging")
+    assert not d.find(".ghost"), "the dragged piece's image is gone"
+    d.click(f'.cell[data-sq="{second[:2]}"]')
+    d.click(f'.cell[data-sq="{second[2:4]}"]')
+    wait_until(lambda: moves_shown(d) == [first, second], f"{second} played by clicking")
+    now_sfen = d.script("return document.getElementById('sfen').value")
+    d.click("#step-first")
+    wait_until(lambda: d.text("#viewing") == "looking at move 0 of 2", "the start shown")
+    assert d.script("return document.getElementById('sfen').value") == start_sfen
+    # While looking back the board takes no move.
+    d.click(f'.cell[data-sq="{first[:2]}"]')
+    assert not d.find(".cell.target"), "a piece was selected while looking back"
+    d.click("#step-forward")
+    wait_until(lambda: d.text("#viewing") == "looking at move 1 of 2", "move 1 shown")
+    assert d.find(f'.cell.last[data-sq="{first[2:4]}"]'), "move 1 marked as the last move"
+    assert d.find("#moves li.current:first-child"), "move 1 marked in the list"
+    d.screenshot(os.path.join(shots, "stepping.png"))
+    d.click("#step-last")
+    wait_until(lambda: d.text("#viewing") == "", "the game as it stands")
+    assert d.script("return document.getElementById('sfen').value") == now_sfen
+    # The record, as the link gives it, and opened again from its file.
+    select(d, "record-format", "kif")
+    href = d.script("return document.getElementById('download').href")
+    with urllib.request.urlopen(href, timeout=10) as r:
+        kif = r.read().decode("utf-8")
+        disposition = r.headers.get("Content-Disposition", "")
+    assert "手合割" in kif or "変化" in kif or "手数" in kif, f"not a KIF record: {kif[:200]!r}"
+    assert f"{variant}.kifu" in disposition, disposition
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "game.kifu")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(kif)
+        d.click("#new-game")
+        wait_until(lambda: moves_shown(d) == [], "a new game")
+        el = d.wait("#open-record")
+        d.call("POST", d.s(f"/element/{el}/value"), {"text": path})
+        wait_until(lambda: moves_shown(d) == [first, second], "the record's moves")
+        assert d.script("return document.getElementById('sfen').value") == now_sfen
+        assert "2 moves" in d.text("#headers"), d.text("#headers")
+        bad = os.path.join(tmp, "broken.txt")
+        with open(bad, "w") as f:
+            f.write(f"variant: {variant}\n{first} {first}\n")
+        d.call("POST", d.s(f"/element/{el}/value"), {"text": bad})
+        err = wait_until(lambda: d.text("#error"), "the broken record's message")
+        assert "broken.txt" in err and "record:2:" in err, f"message: {err!r}"
+    assert moves_shown(d) == [first, second], "a broken record left the game as it was"
+    print(f"browser: {first} dragged, stepped back and forth, KIF downloaded and opened again; "
+          f"broken record: {err}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--koma", default=os.path.join(ROOT, "target/debug/koma"))
@@ -317,6 +405,7 @@ def main():
             for step in (lambda: play_game(d, variant, moves, args.shots),
                          lambda: versus_engine(d, variant, moves),
                          lambda: from_sfen(d, variant, moves),
+                         lambda: records_and_steps(d, variant, moves, args.shots),
                          lambda: edit_variant(d, variant, args.shots)):
                 try:
                     step()

@@ -5,6 +5,8 @@
 const $ = (id) => document.getElementById(id);
 
 let game = null;      // the last state from the server
+let view = null;      // the state at an earlier ply being looked at, or null
+let drag = null;      // a piece being dragged: {ghost, from, moved}
 let roles = [];       // the game's roles: name, letter, svg
 let flipped = false;
 let selected = null;  // {from: "7g"} or {drop: roleIndex}
@@ -54,12 +56,38 @@ function pieceImage(role) {
 function setState(state) {
   if (state.roles) roles = state.roles;
   game = state;
+  view = null;
+  selected = null;
+  draw();
+}
+
+// The ply shown: the game's own, or the one being looked at.
+function shownPly() {
+  return view ? view.ply : game.history.length;
+}
+
+async function viewPly(ply) {
+  if (!game) return;
+  const n = game.history.length;
+  ply = Math.max(0, Math.min(n, ply));
+  showError(null);
+  if (ply === n) {
+    view = null;
+  } else {
+    try {
+      view = await api("GET", `/api/games/${game.id}/at?ply=${ply}`);
+    } catch (e) {
+      showError(e);
+      return;
+    }
+  }
   selected = null;
   draw();
 }
 
 function draw() {
   if (!game) return;
+  const shown = view || game;
   const board = $("board");
   const size = Math.max(26, Math.min(64, Math.floor(560 / Math.max(game.files, game.ranks))));
   document.documentElement.style.setProperty("--cell", size + "px");
@@ -68,16 +96,17 @@ function draw() {
   board.style.gridTemplateColumns = `repeat(${game.files}, var(--cell)) calc(var(--cell) * 0.5)`;
   board.style.gridTemplateRows = `calc(var(--cell) * 0.5) repeat(${game.ranks}, var(--cell))`;
   board.parentElement.classList.toggle("flipped", flipped);
+  board.classList.toggle("viewing", !!view);
   board.replaceChildren();
   const targets = new Map();
-  for (const m of game.moves) {
+  for (const m of view ? [] : game.moves) {
     if (selected && ((selected.from !== undefined && m.from === selected.from) ||
                      (selected.drop !== undefined && m.drop === selected.drop))) {
       targets.set(m.to, true);
     }
   }
-  const last = game.last_move;
-  for (const c of game.board) {
+  const last = shown.last_move;
+  for (const c of shown.board) {
     const cell = document.createElement("div");
     cell.className = "cell";
     cell.dataset.sq = c.sq;
@@ -93,31 +122,47 @@ function draw() {
       cell.appendChild(pieceImage(c.piece.role));
     }
     if (last && (last.from === c.sq || last.to === c.sq)) cell.classList.add("last");
-    if (game.check.includes(c.sq)) cell.classList.add("check");
+    if (shown.check.includes(c.sq)) cell.classList.add("check");
     if (selected && selected.from === c.sq) cell.classList.add("selected");
     if (targets.has(c.sq)) cell.classList.add("target");
-    cell.addEventListener("click", () => clickSquare(c));
+    cell.addEventListener("pointerdown", (e) => pressSquare(e, c));
     board.appendChild(cell);
   }
-  drawHand($("hand-top"), flipped ? "sente" : "gote");
-  drawHand($("hand-bottom"), flipped ? "gote" : "sente");
+  drawHand($("hand-top"), flipped ? "sente" : "gote", shown);
+  drawHand($("hand-bottom"), flipped ? "gote" : "sente", shown);
   $("title").textContent = game.variant.title;
-  let status = `${game.turn} to move`;
-  if (game.in_check && !game.outcome) status += " — check";
+  let status = `${shown.turn} to move`;
+  if (shown.in_check && !shown.outcome) status += " — check";
   if (thinking) status += " (engine thinking…)";
   $("status").textContent = status;
   const result = $("result");
-  result.hidden = !game.outcome;
-  result.textContent = game.outcome ? game.outcome.text : "";
+  result.hidden = !shown.outcome;
+  result.textContent = shown.outcome ? shown.outcome.text : "";
   const list = $("moves");
   list.replaceChildren();
-  for (const m of game.history) {
+  const ply = shownPly();
+  game.history.forEach((m, i) => {
     const li = document.createElement("li");
-    li.textContent = m;
+    const usi = document.createElement("span");
+    usi.className = "usi";
+    usi.textContent = m;
+    const ja = document.createElement("span");
+    ja.className = "ja";
+    ja.textContent = game.history_japanese[i] || "";
+    li.append(usi, ja);
+    if (i + 1 === ply) li.classList.add("current");
+    li.addEventListener("click", () => viewPly(i + 1));
     list.appendChild(li);
-  }
-  list.scrollTop = list.scrollHeight;
-  $("sfen").value = game.sfen;
+  });
+  if (!view) list.scrollTop = list.scrollHeight;
+  const n = game.history.length;
+  $("viewing").textContent = view ? `looking at move ${ply} of ${n}` : "";
+  $("step-first").disabled = ply === 0;
+  $("step-back").disabled = ply === 0;
+  $("step-forward").disabled = ply === n;
+  $("step-last").disabled = ply === n;
+  $("sfen").value = shown.sfen;
+  $("download").href = `/api/games/${game.id}/record?format=${$("record-format").value}`;
 }
 
 function label(board, text, row, column) {
@@ -129,10 +174,10 @@ function label(board, text, row, column) {
   board.appendChild(el);
 }
 
-function drawHand(el, color) {
+function drawHand(el, color, shown) {
   el.replaceChildren();
   el.dataset.color = color;
-  for (const h of game.hands[color]) {
+  for (const h of shown.hands[color]) {
     const div = document.createElement("div");
     div.className = "in-hand " + color;
     div.dataset.role = roles[h.role].name;
@@ -146,13 +191,13 @@ function drawHand(el, color) {
       div.appendChild(n);
     }
     if (selected && selected.drop === h.role && color === game.turn) div.classList.add("selected");
-    div.addEventListener("click", () => clickHand(color, h.role));
+    div.addEventListener("pointerdown", (e) => pressHand(e, color, h.role));
     el.appendChild(div);
   }
 }
 
 function humanToMove() {
-  if (!game || game.outcome || thinking) return false;
+  if (!game || view || game.outcome || thinking) return false;
   return engineSide() !== game.turn;
 }
 
@@ -163,26 +208,136 @@ function engineSide() {
   return null;
 }
 
-function clickHand(color, role) {
+// Moves by mouse, pen or finger: press a piece (on the board or in hand)
+// and release it on a target square (drag), or press it and then press the
+// target (click, click). Pressing the selected piece again lets it go.
+
+function pressHand(e, color, role) {
   if (!humanToMove() || color !== game.turn) return;
-  selected = selected && selected.drop === role ? null : { drop: role };
+  const again = selected && selected.drop === role;
+  selected = { drop: role };
   draw();
+  startDrag(e, role, color, again);
 }
 
-function clickSquare(c) {
+function pressSquare(e, c) {
   if (!humanToMove()) return;
-  if (selected) {
-    const choices = game.moves.filter((m) => m.to === c.sq &&
-      (selected.from !== undefined ? m.from === selected.from : m.drop === selected.drop));
-    if (choices.length === 1) return play(choices[0].usi);
-    if (choices.length > 1) return askPromotion(choices);
-  }
+  if (selected && tryMoveTo(c.sq)) return;
   if (c.piece && c.piece.color === game.turn && game.moves.some((m) => m.from === c.sq)) {
-    selected = selected && selected.from === c.sq ? null : { from: c.sq };
+    const again = selected && selected.from === c.sq;
+    selected = { from: c.sq };
+    draw();
+    startDrag(e, c.piece.role, c.piece.color, again);
   } else {
     selected = null;
+    draw();
   }
-  draw();
+}
+
+// Plays the selected piece's move to `sq` if it has one (asking about
+// promotion where that is a choice); whether it had.
+function tryMoveTo(sq) {
+  const choices = game.moves.filter((m) => m.to === sq &&
+    (selected.from !== undefined ? m.from === selected.from : m.drop === selected.drop));
+  if (choices.length === 1) play(choices[0].usi);
+  else if (choices.length > 1) askPromotion(choices);
+  return choices.length > 0;
+}
+
+function startDrag(e, role, color, again) {
+  if (e.button !== undefined && e.button !== 0) return;
+  e.preventDefault();
+  const size = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--cell")) || 48;
+  const ghost = document.createElement("div");
+  ghost.className = "ghost " + color;
+  ghost.style.width = ghost.style.height = size + "px";
+  ghost.appendChild(pieceImage(role));
+  ghost.hidden = true;
+  document.body.appendChild(ghost);
+  drag = { ghost, size, again, x: e.clientX, y: e.clientY, moved: false };
+}
+
+function moveDrag(e) {
+  if (!drag) return;
+  if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 4) return;
+  drag.moved = true;
+  drag.ghost.hidden = false;
+  drag.ghost.style.left = e.clientX - drag.size / 2 + "px";
+  drag.ghost.style.top = e.clientY - drag.size / 2 + "px";
+}
+
+function endDrag(e) {
+  if (!drag) return;
+  const d = drag;
+  drag = null;
+  d.ghost.remove();
+  if (!selected) return;
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const cell = under && under.closest(".cell");
+  if (d.moved) {
+    if (!(cell && tryMoveTo(cell.dataset.sq))) { selected = null; draw(); }
+  } else if (d.again) {
+    selected = null;
+    draw();
+  }
+}
+
+// ---- records ---------------------------------------------------------------
+
+async function download(e) {
+  e.preventDefault();
+  if (!game) return;
+  showError(null);
+  try {
+    const res = await fetch($("download").href);
+    if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || res.statusText);
+    const disposition = res.headers.get("Content-Disposition") || "";
+    const name = (disposition.match(/filename="([^"]+)"/) || [])[1] || "game.txt";
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// Opens a record file (sent as its bytes: the server tells UTF-8 from
+// Shift_JIS) as a game of two people, at its last position, to step through.
+async function openRecord() {
+  const file = $("open-record").files[0];
+  if (!file) return;
+  showError(null);
+  if (thinking) thinking.abort();
+  try {
+    // The variant chosen is the one meant where the record names none.
+    const v = $("variant").value;
+    const query = v === "(editor)" ? "" : `?variant=${encodeURIComponent(v)}`;
+    const res = await fetch(`/api/records${query}`,
+      { method: "POST", body: await file.arrayBuffer(),
+        headers: { "Content-Type": "application/octet-stream" } });
+    const state = await res.json();
+    if (!res.ok) throw new Error(state.error || res.statusText);
+    $("mode").value = "people";
+    if ([...$("variant").options].some((o) => o.value === state.variant.slug)) {
+      $("variant").value = state.variant.slug;
+    }
+    const h = state.headers || {};
+    const who = [h.sente && `☗ ${h.sente}`, h.gote && `☖ ${h.gote}`, h.event, h.date,
+      state.record_result].filter(Boolean);
+    setState(state);
+    $("headers").textContent = `${file.name}: ${state.history.length} moves` +
+      (who.length ? " — " + who.join(", ") : "");
+    $("info").textContent = "";
+  } catch (err) {
+    showError(new Error(`${file.name}: ${err.message}`));
+  } finally {
+    $("open-record").value = "";
+  }
 }
 
 function askPromotion(choices) {
@@ -271,6 +426,7 @@ function onEvent(block) {
     $("info").textContent += `\nbest: ${value.move ? value.move.usi : "none"}`;
   } else if (event === "state") {
     game = value;
+    view = null;
     selected = null;
   }
 }
@@ -279,6 +435,7 @@ function onEvent(block) {
 
 async function newGame(body) {
   showError(null);
+  $("headers").textContent = "";
   if (thinking) thinking.abort();
   const setup = $("setup").value.trim();
   if (setup) {
@@ -451,8 +608,24 @@ async function start() {
   $("promote-yes").addEventListener("click", () => choosePromotion(true));
   $("promote-no").addEventListener("click", () => choosePromotion(false));
   $("promote-cancel").addEventListener("click", () => choosePromotion(null));
+  $("step-first").addEventListener("click", () => viewPly(0));
+  $("step-back").addEventListener("click", () => viewPly(shownPly() - 1));
+  $("step-forward").addEventListener("click", () => viewPly(shownPly() + 1));
+  $("step-last").addEventListener("click", () => viewPly(Infinity));
+  $("record-format").addEventListener("change", draw);
+  $("download").addEventListener("click", download);
+  $("open-record").addEventListener("change", openRecord);
+  document.addEventListener("pointermove", moveDrag);
+  document.addEventListener("pointerup", endDrag);
+  document.addEventListener("pointercancel", () => { if (drag) { drag.ghost.remove(); drag = null; } });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && pendingPromotion) choosePromotion(null);
+    const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName);
+    if (typing || !game || pendingPromotion) return;
+    const go = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    if (go) viewPly(shownPly() + go);
+    else if (e.key === "Home") viewPly(0);
+    else if (e.key === "End") viewPly(Infinity);
   });
   $("editor-text").addEventListener("input", editorChanged);
   $("editor-load").addEventListener("click", loadIntoEditor);
