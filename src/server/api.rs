@@ -286,8 +286,26 @@ pub(super) fn requested_position(body: &Value, game: &Game) -> Result<AnyPositio
     AnyPosition::from_moves(game, &setup, &moves).map_err(|e| Failure::bad(e.to_string()))
 }
 
-fn new_game(shared: &Shared, body: &Value) -> Result<Reply, Failure> {
+/// The game a request names, an embedded one compiled once for all the
+/// sessions that play it.
+pub(super) fn requested_game(shared: &Shared, body: &Value) -> Result<Game, Failure> {
+    let slug = match (str_field(body, "variant")?, str_field(body, "text")?) {
+        (Some(slug), None) => slug,
+        _ => return requested_variant(body).map(|(_, game)| game),
+    };
+    let cached = shared.games.lock().ok().and_then(|m| m.get(slug).cloned());
+    if let Some(game) = cached {
+        return Ok(game);
+    }
     let (_, game) = requested_variant(body)?;
+    if let Ok(mut m) = shared.games.lock() {
+        m.insert(slug.to_string(), game.clone());
+    }
+    Ok(game)
+}
+
+fn new_game(shared: &Shared, body: &Value) -> Result<Reply, Failure> {
+    let game = requested_game(shared, body)?;
     let pos = requested_position(body, &game)?;
     let state = state_json("", &pos, true);
     let id = shared.sessions.insert(pos, None);

@@ -110,6 +110,9 @@ struct Shared {
     sessions: Sessions,
     /// Searches running now.
     searches: AtomicUsize,
+    /// The embedded variants compiled so far, by the name asked for: games
+    /// of one variant share one set of tables (a few names, so no bound).
+    games: std::sync::Mutex<std::collections::HashMap<String, crate::position::Game>>,
 }
 
 /// A slot among [`Config::max_searches`], given back when dropped.
@@ -148,6 +151,7 @@ impl Server {
                 sessions: Sessions::new(config.max_sessions, config.session_ttl),
                 config,
                 searches: AtomicUsize::new(0),
+                games: Default::default(),
             }),
             addr,
         })

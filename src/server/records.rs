@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::api::{Reply, no_game, query_number, query_value, requested_variant};
+use super::api::{Reply, no_game, query_number, query_value, requested_game};
 use super::session::state_json;
 use super::{Failure, Shared};
 use crate::record::{self, Format};
@@ -94,7 +94,7 @@ pub(super) fn open_record(shared: &Shared, bytes: &[u8], query: &str) -> Result<
                 .is_ok_and(|d| d.variant.is_none() && d.handicap.is_none());
             match query_value(query, "variant") {
                 Some(slug) if names_none => {
-                    let (_, game) = requested_variant(&json!({ "variant": slug }))?;
+                    let game = requested_game(shared, &json!({ "variant": slug }))?;
                     record::read_embedded(&text, format, "record", Some(&game))
                         .map_err(|e| Failure::bad(e.to_string()))?
                 }

@@ -258,11 +258,19 @@ def edit_variant(d, variant, shots):
                        "perft counts")
     d.screenshot(os.path.join(shots, "editor.png"))
     print(f"browser: editor movement diagram drawn, perft {perft}")
+    # A variant file from disk into the editor, then played.
+    other = os.path.join(ROOT, "variants/minishogi.md")
+    el = d.wait("#editor-file")
+    d.call("POST", d.s(f"/element/{el}/value"), {"text": other})
+    wait_until(lambda: "slug: minishogi" in d.script("return document.getElementById('editor-text').value"),
+               "the opened file in the editor")
+    d.wait("#diagnostics li.ok", what="the opened file checked ok")
     d.click("#editor-play")
     wait_until(lambda: d.script("return document.getElementById('play').classList.contains('active')")
                and d.script("return document.getElementById('variant').value") == "(editor)"
-               and d.find(".cell"), "the editor's variant in play")
-    print("browser: 'Play this' started a game of the editor's text")
+               and d.script("return document.getElementById('title').textContent") == "Minishogi"
+               and len(d.find(".cell")) == 25, "the opened file's variant in play")
+    print("browser: a variant file opened in the editor; 'Play this' started a game of it")
 
 
 def from_sfen(d, variant, moves):

@@ -575,6 +575,19 @@ async function loadIntoEditor() {
   }
 }
 
+// A variant file from this computer into the editor (checked as typed text is).
+async function openVariantFile() {
+  const file = $("editor-file").files[0];
+  if (!file) return;
+  if (file.size > 4 << 20) {
+    $("diagnostics").textContent = `${file.name}: larger than 4 MiB, the server's limit`;
+  } else {
+    $("editor-text").value = await file.text();
+    checkVariant();
+  }
+  $("editor-file").value = "";
+}
+
 function playEditorVariant() {
   editorTextInGame = $("editor-text").value;
   const select = $("variant");
@@ -629,6 +642,7 @@ async function start() {
   });
   $("editor-text").addEventListener("input", editorChanged);
   $("editor-load").addEventListener("click", loadIntoEditor);
+  $("editor-file").addEventListener("change", openVariantFile);
   $("editor-play").addEventListener("click", playEditorVariant);
   $("perft").addEventListener("click", perft);
   try {
