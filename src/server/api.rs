@@ -10,7 +10,7 @@ use tiny_http::{Header, Method, Request, Response};
 
 use super::session::{line_usi, move_json, state_json};
 use super::{Failure, Shared, assets, editor, read_body, read_json, records};
-use crate::engine::{Engine, Limits};
+use crate::engine::Limits;
 use crate::position::{AnyPosition, Game};
 use crate::render::{SvgOptions, svg};
 use crate::setup::Setup;
@@ -453,7 +453,7 @@ fn think(shared: &Shared, req: Request, id: &str, query: &str) {
     };
     let before = pos.history().len();
     let mut search = pos.clone();
-    let mut engine = Engine::new(16);
+    let mut engine = shared.engine();
     let (best, _) = engine.think_any(&mut search, limits, &stop, |info| {
         let data = json!({
             "depth": info.depth, "score": info.score, "mate": info.mate_in(),
@@ -475,6 +475,7 @@ fn think(shared: &Shared, req: Request, id: &str, query: &str) {
             send(&mut out, "state", &state);
         }
     }
+    shared.give_back(engine);
     send(&mut out, "done", &json!({}));
     let _ = out.write_all(b"0\r\n\r\n").and_then(|()| out.flush());
 }

@@ -64,6 +64,9 @@ use serde_json::{Value, json};
 use crate::Error;
 use session::Sessions;
 
+/// Each search's transposition table, in MiB.
+const ENGINE_MEGABYTES: usize = 16;
+
 /// The server's limits.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -113,6 +116,10 @@ struct Shared {
     /// The embedded variants compiled so far, by the name asked for: games
     /// of one variant share one set of tables (a few names, so no bound).
     games: std::sync::Mutex<std::collections::HashMap<String, crate::position::Game>>,
+    /// Engines between searches, at most one per search slot: each keeps
+    /// its transposition table, so memory stays at the slots' tables
+    /// whatever the number of searches.
+    engines: std::sync::Mutex<Vec<crate::engine::Engine>>,
 }
 
 /// A slot among [`Config::max_searches`], given back when dropped.
@@ -125,6 +132,27 @@ impl Drop for Slot<'_> {
 }
 
 impl Shared {
+    /// An engine for a search (holding a slot), cleared for a new game.
+    fn engine(&self) -> crate::engine::Engine {
+        let kept = self.engines.lock().ok().and_then(|mut e| e.pop());
+        match kept {
+            Some(mut engine) => {
+                engine.clear();
+                engine
+            }
+            None => crate::engine::Engine::new(ENGINE_MEGABYTES),
+        }
+    }
+
+    /// Gives back an engine after its search.
+    fn give_back(&self, engine: crate::engine::Engine) {
+        if let Ok(mut e) = self.engines.lock()
+            && e.len() < self.config.max_searches
+        {
+            e.push(engine);
+        }
+    }
+
     fn slot(&self) -> Option<Slot<'_>> {
         let max = self.config.max_searches;
         self.searches
@@ -152,6 +180,7 @@ impl Server {
                 config,
                 searches: AtomicUsize::new(0),
                 games: Default::default(),
+                engines: Default::default(),
             }),
             addr,
         })
