@@ -265,9 +265,24 @@ impl<B: Bitboard> Position<B> {
         let them = by.opposite();
         let mut att = B::EMPTY;
         for (i, &bb) in self.by_role[..self.rules.role_count()].iter().enumerate() {
-            let p = bb & mine;
+            let role = Role(i as u8);
+            let p = bb & mine & self.rules.reach(them, role, sq);
             if p.any() {
-                att |= self.rules.attacks(them, Role(i as u8), sq, occ) & p;
+                att |= self.rules.attacks(them, role, sq, occ) & p;
+            }
+        }
+        att
+    }
+
+    /// Every square the pieces of `by` attack with their leaps and rides,
+    /// given the occupancy.
+    pub(crate) fn attacked_by(&self, by: Color, occ: B) -> B {
+        let mine = self.by_color[by.index()];
+        let mut att = B::EMPTY;
+        for (i, &bb) in self.by_role[..self.rules.role_count()].iter().enumerate() {
+            let role = Role(i as u8);
+            for sq in (bb & mine).squares() {
+                att |= self.rules.attacks(by, role, sq, occ);
             }
         }
         att

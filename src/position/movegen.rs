@@ -5,13 +5,65 @@
 use super::{Move, Position};
 use crate::board::{Bitboard, Color, Square};
 use crate::dsl::Mode;
-use crate::rules::{PromotionRule, Role};
+use crate::rules::{PromotionRule, Role, Rules};
 
-/// Where generated moves go: a list, or a flag that the first one exists.
+/// Where generated moves go: a list, a count, or a flag that the first
+/// one exists.
 trait Sink {
     fn push(&mut self, mv: Move);
     /// Whether generation may stop (enough moves seen).
     fn full(&self) -> bool;
+    /// The moves of the piece on `from` to the squares of `promoting`
+    /// (turning over) and of `plain` (not), square by square in order, the
+    /// promoting move first. A counter adds the sets' sizes instead.
+    #[inline]
+    fn push_normals<B: Bitboard>(&mut self, from: Square, promoting: B, plain: B) {
+        for to in (promoting | plain).squares() {
+            if promoting.contains(to) {
+                self.push(Move::Normal {
+                    from,
+                    to,
+                    promote: true,
+                });
+            }
+            if plain.contains(to) {
+                self.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
+            }
+        }
+    }
+    /// Drops of `role` on each square of `to`.
+    #[inline]
+    fn push_drops<B: Bitboard>(&mut self, role: Role, to: B) {
+        for to in to.squares() {
+            self.push(Move::Drop { role, to });
+        }
+    }
+}
+
+/// Counts the moves: perft's last ply, from set sizes.
+struct Count(u64);
+
+impl Sink for Count {
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline]
+    fn full(&self) -> bool {
+        false
+    }
+    #[inline]
+    fn push_normals<B: Bitboard>(&mut self, _: Square, promoting: B, plain: B) {
+        self.0 += u64::from(promoting.count() + plain.count());
+    }
+    #[inline]
+    fn push_drops<B: Bitboard>(&mut self, _: Role, to: B) {
+        self.0 += u64::from(to.count());
+    }
 }
 
 impl Sink for Vec<Move> {
@@ -79,19 +131,20 @@ struct Guard<B> {
     royal: Square,
     /// Squares a non-royal move must end on (everything when not in check).
     evasion: B,
-    /// Pinned pieces and the line each may stay on.
+    /// Pinned pieces, and each one's square with the square of the rider
+    /// that pins it (the line between is where it may stay).
     pinned: B,
-    pins: [(Square, B); MAX_PINS],
+    pins: [(Square, Square); MAX_PINS],
     pin_count: usize,
 }
 
 impl<B: Bitboard> Guard<B> {
     #[inline]
-    fn pin_line(&self, sq: Square) -> B {
+    fn pin_line(&self, rules: &Rules<B>, sq: Square) -> B {
         let mut line = !B::EMPTY;
-        for &(s, l) in &self.pins[..self.pin_count] {
+        for &(s, sniper) in &self.pins[..self.pin_count] {
             if s == sq {
-                line &= l;
+                line &= rules.between(self.royal, sniper) | B::from_square(sniper);
             }
         }
         line
@@ -205,16 +258,14 @@ impl<B: Bitboard> Position<B> {
                 let targets = rules.targets(us, role, from, occ, theirs)
                     & rules.arrival(us, role, from)
                     & to_mask;
-                match &guard {
+                let t = match &guard {
                     Some(g) if g.royal == from => {
-                        let without = occ ^ B::from_square(from);
-                        for to in targets.squares() {
-                            // A guard exists only without two-leg moves.
-                            if (self.one_leg_attackers(to, them, without) & !B::from_square(to))
-                                .is_empty()
-                            {
-                                self.push_normal(out, role, from, to);
-                            }
+                        // Squares the opponent attacks, seen through the
+                        // royal (a guard exists only without two-leg moves).
+                        if targets.is_empty() {
+                            targets
+                        } else {
+                            targets & !self.attacked_by(them, occ ^ B::from_square(from))
                         }
                     }
                     Some(g) => {
@@ -224,18 +275,13 @@ impl<B: Bitboard> Position<B> {
                             targets & g.evasion
                         };
                         if g.pinned.contains(from) {
-                            t &= g.pin_line(from);
+                            t &= g.pin_line(rules, from);
                         }
-                        for to in t.squares() {
-                            self.push_normal(out, role, from, to);
-                        }
+                        t
                     }
-                    None => {
-                        for to in targets.squares() {
-                            self.push_normal(out, role, from, to);
-                        }
-                    }
-                }
+                    None => targets,
+                };
+                self.push_targets(out, role, from, t, theirs);
             }
         }
 
@@ -287,21 +333,25 @@ impl<B: Bitboard> Position<B> {
                     }
                 }
             }
-            for to in t.squares() {
-                if info.drop_mate_illegal && self.drop_mates(us, role, to) {
-                    continue;
+            if info.drop_mate_illegal
+                && let Some(royal) = self.royal_square(them)
+            {
+                // Only a drop that checks can mate: test those alone.
+                let checks = t & rules.attacks(them, role, royal, occ);
+                for to in checks.squares() {
+                    if self.drop_mates(us, role, to) {
+                        t &= !B::from_square(to);
+                    }
                 }
-                out.push(Move::Drop { role, to });
             }
+            out.push_drops(role, t);
             if let Some(other) = info.other_side.filter(|_| rules.drop_promoted) {
                 let t = if rules.immobile_drops {
                     drop_squares
                 } else {
                     drop_squares & rules.mobile(us, other)
                 };
-                for to in t.squares() {
-                    out.push(Move::Drop { role: other, to });
-                }
+                out.push_drops(other, t);
             }
         }
     }
@@ -336,7 +386,7 @@ impl<B: Bitboard> Position<B> {
             royal,
             evasion,
             pinned: B::EMPTY,
-            pins: [(royal, B::EMPTY); MAX_PINS],
+            pins: [(royal, royal); MAX_PINS],
             pin_count: 0,
         };
         let theirs = self.by_color[them.index()];
@@ -360,7 +410,7 @@ impl<B: Bitboard> Position<B> {
                     && g.pin_count < MAX_PINS
                 {
                     g.pinned |= blockers;
-                    g.pins[g.pin_count] = (blockers.lsb(), between | B::from_square(s));
+                    g.pins[g.pin_count] = (blockers.lsb(), s);
                     g.pin_count += 1;
                 }
             }
@@ -398,6 +448,62 @@ impl<B: Bitboard> Position<B> {
             && ((!zone.contains(from) && zone.contains(to))
                 || (captures && (zone.contains(from) || zone.contains(to)))
                 || !rules.mobile(self.turn, role).contains(to))
+    }
+
+    /// Hands to `out` the moves of the piece of `role` on `from` to the
+    /// squares of `targets`: promoting, not, or both, as the rules allow on
+    /// each, worked out for the whole set at once.
+    #[inline(always)]
+    fn push_targets<S: Sink>(&self, out: &mut S, role: Role, from: Square, targets: B, theirs: B) {
+        let rules = &*self.rules;
+        let info = rules.role(role);
+        let us = self.turn;
+        let promoting = match rules.promotion {
+            PromotionRule::Flip if info.other_side.is_some() => targets,
+            PromotionRule::Flip => B::EMPTY,
+            _ if info.promotion.is_none() => B::EMPTY,
+            _ => {
+                let zone = rules.zone[us.index()];
+                if zone.contains(from) {
+                    targets
+                } else {
+                    targets & zone
+                }
+            }
+        };
+        if promoting.is_empty() {
+            out.push_normals(from, B::EMPTY, targets);
+        } else {
+            self.push_promoting(out, role, from, targets, promoting, theirs);
+        }
+    }
+
+    /// [`Self::push_targets`] where some moves may promote: which of those
+    /// also stay unpromoted, and `promotion: entering`'s narrower set.
+    #[inline(never)]
+    fn push_promoting<S: Sink>(
+        &self,
+        out: &mut S,
+        role: Role,
+        from: Square,
+        targets: B,
+        mut promoting: B,
+        theirs: B,
+    ) {
+        let rules = &*self.rules;
+        let us = self.turn;
+        if rules.promotion == PromotionRule::Entering && rules.zone[us.index()].contains(from) {
+            // From inside the zone: only a capture, or a move to where the
+            // piece could never move again.
+            promoting &= theirs | !rules.mobile(us, role);
+        }
+        // Where the piece may also stay as it is.
+        let stays = match rules.promotion {
+            PromotionRule::Optional => promoting & rules.mobile(us, role),
+            PromotionRule::Entering => promoting,
+            _ => B::EMPTY,
+        };
+        out.push_normals(from, promoting, (targets & !promoting) | stays);
     }
 
     #[inline(always)]
@@ -534,11 +640,13 @@ impl<B: Bitboard> Position<B> {
         if depth == 0 {
             return 1;
         }
+        if depth == 1 {
+            let mut count = Count(0);
+            self.generate_into(&mut count);
+            return count.0;
+        }
         let (mine, rest) = buffers.split_first_mut().expect("one buffer per ply");
         self.generate(mine);
-        if depth == 1 {
-            return mine.len() as u64;
-        }
         let mut nodes = 0;
         for &mv in mine.iter() {
             self.play_unchecked(mv);

@@ -104,7 +104,28 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         }
     }
     rules.arrive = arrivals(&rules);
+    rules.reach = reaches(&rules);
     Ok(rules)
+}
+
+/// For each colour, role and square, every square the role could attack
+/// from there on an empty board (its leaps and whole rays): a quick test
+/// that a piece cannot attack a square, before its attacks are worked out.
+fn reaches<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
+    let n = rules.topology.len();
+    let mut reach = Vec::with_capacity(2 * rules.role_count() * n);
+    for color in Color::ALL {
+        for role in rules.all_roles() {
+            let cr = rules.cr(color, role);
+            for sq in rules.topology.squares() {
+                let i = cr * n + sq.index();
+                reach.push(
+                    rules.leap_both[i] | rules.leap_capture[i] | rules.ride_xray(color, role, sq),
+                );
+            }
+        }
+    }
+    reach
 }
 
 /// For each colour and role, the squares a move may end on without the

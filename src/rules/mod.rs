@@ -189,6 +189,9 @@ pub struct Rules<B> {
     /// there: where it can still move, plus its zone if it may promote
     /// (by `(colour, role)`).
     pub(crate) arrive: Vec<B>,
+    /// Squares a role could attack from a square on an empty board, by
+    /// `(colour, role)` then square (see [`Rules::reach`]).
+    pub(crate) reach: Vec<B>,
     /// Zobrist keys for (piece code, square).
     pub(crate) z_board: Vec<u64>,
     /// Zobrist keys for one piece of (colour, role) in hand (added per piece).
@@ -324,6 +327,15 @@ impl<B: Bitboard> Rules<B> {
         } else {
             self.arrive[self.cr(color, role)]
         }
+    }
+
+    /// Every square the role of the colour could attack from `sq` on an
+    /// empty board (read with the other colour, the squares from which the
+    /// role could attack `sq`: a piece elsewhere cannot, whatever the
+    /// occupancy).
+    #[inline]
+    pub(crate) fn reach(&self, color: Color, role: Role, sq: Square) -> B {
+        self.reach[self.cr(color, role) * self.topology.len() + sq.index()]
     }
 
     /// The squares a rider of this colour and role sees from `sq` on an empty

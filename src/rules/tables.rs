@@ -200,6 +200,7 @@ pub(super) fn tables<B: Bitboard>(
         between,
         mobile,
         arrive: Vec::new(),
+        reach: Vec::new(),
         z_board,
         z_hand,
         z_turn,
