@@ -119,9 +119,8 @@ fn reaches<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
             let cr = rules.cr(color, role);
             for sq in rules.topology.squares() {
                 let i = cr * n + sq.index();
-                reach.push(
-                    rules.leap_both[i] | rules.leap_capture[i] | rules.ride_xray(color, role, sq),
-                );
+                reach
+                    .push(rules.leaps[i][0] | rules.leaps[i][2] | rules.ride_xray(color, role, sq));
             }
         }
     }

@@ -167,12 +167,10 @@ pub struct Rules<B> {
     pub zone: [B; 2],
     /// Squares of each file.
     pub files: Vec<B>,
-    /// Leaps that move or capture, by `(colour, role)` then square.
-    pub(crate) leap_both: Vec<B>,
-    /// Leaps only to empty squares.
-    pub(crate) leap_move: Vec<B>,
-    /// Leaps only capturing.
-    pub(crate) leap_capture: Vec<B>,
+    /// Leaps by `(colour, role)` then square, side by side (one lookup for
+    /// the three): those that move or capture, those only to empty squares,
+    /// those only capturing.
+    pub(crate) leaps: Vec<[B; 3]>,
     /// Rider rays by `(colour, role)`.
     pub(crate) rides: Vec<Vec<Ride>>,
     /// The hops of `(colour, role, square)`, as a range of `hops`.
@@ -249,7 +247,8 @@ impl<B: Bitboard> Rules<B> {
     pub fn attacks(&self, color: Color, role: Role, sq: Square, occ: B) -> B {
         let cr = self.cr(color, role);
         let i = cr * self.topology.len() + sq.index();
-        let mut att = self.leap_both[i] | self.leap_capture[i];
+        let [both, _, capture] = self.leaps[i];
+        let mut att = both | capture;
         if self.roles[role.index()].rides {
             for r in &self.rides[cr] {
                 if r.mode != Mode::MoveOnly {
@@ -262,14 +261,13 @@ impl<B: Bitboard> Rules<B> {
 
     /// Squares a piece may move to from `sq`: empty squares it can move to and
     /// squares of `theirs` it can capture on.
-    #[inline]
+    #[inline(always)]
     pub fn targets(&self, color: Color, role: Role, sq: Square, occ: B, theirs: B) -> B {
         let cr = self.cr(color, role);
         let i = cr * self.topology.len() + sq.index();
         let empty = !occ & self.all;
-        let mut t = (self.leap_both[i] & (empty | theirs))
-            | (self.leap_move[i] & empty)
-            | (self.leap_capture[i] & theirs);
+        let [both, moves, capture] = self.leaps[i];
+        let mut t = (both & (empty | theirs)) | (moves & empty) | (capture & theirs);
         if self.roles[role.index()].rides {
             for r in &self.rides[cr] {
                 let ray = self.ride(r, sq, occ);
@@ -296,7 +294,8 @@ impl<B: Bitboard> Rules<B> {
     #[inline]
     pub(crate) fn leap_attacks(&self, color: Color, role: Role, from: Square, to: Square) -> bool {
         let i = self.cr(color, role) * self.topology.len() + from.index();
-        (self.leap_both[i] | self.leap_capture[i]).contains(to)
+        let [both, _, capture] = self.leaps[i];
+        (both | capture).contains(to)
     }
 
     /// Squares strictly between `a` and `b` along a rider's line (empty if none).

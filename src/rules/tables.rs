@@ -190,9 +190,12 @@ pub(super) fn tables<B: Bitboard>(
         all,
         zone: [B::EMPTY; 2],
         files,
-        leap_both,
-        leap_move,
-        leap_capture,
+        leaps: leap_both
+            .iter()
+            .zip(&leap_move)
+            .zip(&leap_capture)
+            .map(|((&b, &m), &c)| [b, m, c])
+            .collect(),
         rides,
         hop_index,
         hops,
