@@ -274,20 +274,6 @@ impl<B: Bitboard> Position<B> {
         att
     }
 
-    /// Every square the pieces of `by` attack with their leaps and rides,
-    /// given the occupancy.
-    pub(crate) fn attacked_by(&self, by: Color, occ: B) -> B {
-        let mine = self.by_color[by.index()];
-        let mut att = B::EMPTY;
-        for (i, &bb) in self.by_role[..self.rules.role_count()].iter().enumerate() {
-            let role = Role(i as u8);
-            for sq in (bb & mine).squares() {
-                att |= self.rules.attacks(by, role, sq, occ);
-            }
-        }
-        att
-    }
-
     /// Pieces of `by` whose two-leg moves capture on `sq` (read from the
     /// board as it stands, whatever occupancy [`Position::attackers_to`] is given).
     /// Kept out of line: games without two-leg moves never call it.

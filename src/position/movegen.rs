@@ -260,13 +260,20 @@ impl<B: Bitboard> Position<B> {
                     & to_mask;
                 let t = match &guard {
                     Some(g) if g.royal == from => {
-                        // Squares the opponent attacks, seen through the
-                        // royal (a guard exists only without two-leg moves).
-                        if targets.is_empty() {
-                            targets
-                        } else {
-                            targets & !self.attacked_by(them, occ ^ B::from_square(from))
+                        // Each target asked alone, seen through the royal (a
+                        // guard exists only without two-leg moves): with the
+                        // reach pre-test, cheaper than a map of all their
+                        // attacks on shogi (211M against 228M instructions
+                        // for perft 4), a little dearer on Judkins'.
+                        let without = occ ^ B::from_square(from);
+                        let mut safe = B::EMPTY;
+                        for to in targets.squares() {
+                            let attackers = self.one_leg_attackers(to, them, without);
+                            if (attackers & !B::from_square(to)).is_empty() {
+                                safe |= B::from_square(to);
+                            }
                         }
+                        safe
                     }
                     Some(g) => {
                         let mut t = if double_check {
