@@ -141,12 +141,16 @@ pub enum Ending {
     ReachedLastRank,
     /// A check was given where giving check wins.
     Check,
+    /// A side was left with a bare royal piece.
+    BareRoyal,
+    /// Only a royal piece of each side was left.
+    LoneRoyals,
     /// Any other or unknown ending.
     Unknown,
 }
 
 impl Ending {
-    const WORDS: [(Ending, &'static str); 13] = [
+    const WORDS: [(Ending, &'static str); 15] = [
         (Ending::Resignation, "resignation"),
         (Ending::Checkmate, "checkmate"),
         (Ending::Repetition, "repetition"),
@@ -159,6 +163,8 @@ impl Ending {
         (Ending::RoyalCaptured, "royal piece captured"),
         (Ending::ReachedLastRank, "reached the last rank"),
         (Ending::Check, "check"),
+        (Ending::BareRoyal, "bare royal"),
+        (Ending::LoneRoyals, "lone royals"),
         (Ending::Unknown, "unknown"),
     ];
 
@@ -188,6 +194,8 @@ impl From<Reason> for Ending {
             Reason::RoyalCaptured => Ending::RoyalCaptured,
             Reason::Resignation => Ending::Resignation,
             Reason::Check => Ending::Check,
+            Reason::BareRoyal => Ending::BareRoyal,
+            Reason::LoneRoyals => Ending::LoneRoyals,
         }
     }
 }
@@ -986,6 +994,8 @@ fn settle(r: DraftResult, pos: &AnyPosition, outcome: Option<&Outcome>) -> GameR
                 | Ending::RoyalCaptured
                 | Ending::ReachedLastRank
                 | Ending::Check
+                | Ending::BareRoyal
+                | Ending::LoneRoyals
         )
     };
     match (result.ending, outcome) {
@@ -1048,6 +1058,7 @@ pub(crate) fn csa_special(result: &GameResult, turn: Color) -> Option<String> {
                 Ending::NoLegalMove
                 | Ending::RoyalCaptured
                 | Ending::ReachedLastRank
+                | Ending::BareRoyal
                 | Ending::Check => Ending::Checkmate,
                 Ending::Repetition | Ending::PerpetualCheck => {
                     return Some("SENNICHITE".into());

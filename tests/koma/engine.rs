@@ -185,6 +185,7 @@ fn turned(setup: &Setup) -> Setup {
             .collect(),
         turn: setup.turn.opposite(),
         move_number: setup.move_number,
+        capture_square: None,
     }
 }
 
