@@ -231,18 +231,19 @@ fn chu_shogi_agrees_with_lishogi_to_depth_two() {
             other => panic!("unexpected line kind {other}"),
         }
     }
-    let (mut strikes, mut exceptions, mut replies) = (0, 0, 0);
+    let (mut strikes, mut exceptions, mut replies, mut ended) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     for (position, rs) in &blocks {
         assert_eq!(position.len(), 6, "{position:?}");
         strikes += usize::from(position[1].split(' ').nth(2) != Some("-"));
         exceptions += position[4].split_whitespace().count();
+        ended += usize::from(position[2] != "-");
         replies += rs.len();
         failures.extend(with_rules!(&g, rules => chu_differences(rules, position, rs)));
     }
     assert!(
-        blocks.len() >= 20 && strikes >= 5 && exceptions >= 1 && replies >= 1000,
-        "{} positions, {strikes} with a lion just captured, {exceptions} exceptions, {replies} replies",
+        blocks.len() >= 20 && strikes >= 5 && exceptions >= 1 && replies >= 1000 && ended >= 5,
+        "{} positions, {strikes} with a lion just captured, {exceptions} exceptions, {replies} replies, {ended} ended",
         blocks.len()
     );
     assert!(

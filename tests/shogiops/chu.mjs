@@ -246,9 +246,9 @@ function generate(args) {
   const wanted = Number(args.positions ?? 24);
   const picked = [];
   const seen = new Set();
-  const add = (pos, why) => {
+  const add = (pos, why, ended = false) => {
     const key = makeSfen(pos).split(' ').slice(0, 3).join(' ');
-    if (seen.has(key) || pos.outcome() !== undefined) return;
+    if (seen.has(key) || (!ended && pos.outcome() !== undefined)) return;
     seen.add(key);
     picked.push([pos.clone(), why]);
   };
@@ -269,6 +269,21 @@ function generate(args) {
   // The documented exception, by hand: sente's lion on 6g, gote's go-between
   // on 6f, gote's lion on 6e protected by the go-between only.
   add(position('6k5/12/12/12/12/12/6n5/6i5/6N5/12/12/5K6 b - 1'), 'the protector taken first (exception)');
+  // Bare kings and lone kings, by hand: bared with either side to move, a
+  // counted piece next to the bare king (not bared), one not next to it
+  // (bared), king against king, only uncounted pawns, a dead pawn on the
+  // last rank (not counted), a king and a prince (not one royal).
+  for (const sfen of [
+    '6k5/12/12/12/3g1g6/12/12/12/12/12/12/5K6 b - 1',
+    '6k5/12/12/12/3g1g6/12/12/12/12/12/12/5K6 w - 1',
+    '6k5/12/12/12/12/12/12/12/12/12/5g6/5K6 b - 1',
+    '6k5/12/12/12/12/12/12/12/12/12/12/3g1K6 b - 1',
+    '6k5/12/12/12/12/12/12/12/12/12/12/5K6 b - 1',
+    '6k5/ppp9/12/12/12/12/12/12/12/12/12/5K6 b - 1',
+    'P5k5/12/12/12/3g1g6/12/12/12/12/12/12/5K6 b - 1',
+    '6k+e4/12/12/12/3g1g6/12/12/12/12/12/12/5K6 b - 1',
+    '6k5/12/12/12/12/12/12/12/12/12/4K7/4g7 b - 1',
+  ]) add(position(sfen), 'bare or lone kings', true);
   const pkg = JSON.parse(readFileSync(join(HERE, 'node_modules', 'shogiops', 'package.json'), 'utf8'));
   const header = [
     "# Chu shogi positions with their legal moves by lishogi's rules, one per result, and each move's replies.",
@@ -283,7 +298,7 @@ function generate(args) {
   const lines = [];
   picked.forEach(([pos, why], i) => {
     lines.push(`position\t${line(pos)}\t${why}`);
-    for (const usi of moves(pos)) {
+    for (const usi of result(pos) === '-' ? moves(pos) : []) {
       const child = childOf(pos, usi);
       const res = result(child);
       // What koma should list: shogiops' moves and the exceptions.
