@@ -131,6 +131,21 @@ impl Topology {
         format!("{file}{rank}")
     }
 
+    /// The square of a USI name (`5e`, `10i`), if the whole text is one
+    /// on this board.
+    pub fn parse_usi_name(self, name: &str) -> Option<Square> {
+        let digits = name.find(|c: char| !c.is_ascii_digit())?;
+        let (file, rest) = name.split_at(digits);
+        let mut letters = rest.chars();
+        let letter = letters.next().filter(char::is_ascii_lowercase)?;
+        if letters.next().is_some() || file.starts_with('0') {
+            return None;
+        }
+        let file: i32 = file.parse().ok()?;
+        let rank = self.rows as i32 - 1 - (letter as i32 - 'a' as i32);
+        self.square(self.cols as i32 - file, rank)
+    }
+
     /// A square's Fairy-Stockfish name: file letter from sente's left, rank
     /// number from the bottom (`c3`).
     pub fn fairy_name(self, sq: Square) -> String {

@@ -23,6 +23,10 @@ pub struct MovesArgs {
     /// `draw`; the sorted legal moves space-separated), or `error<TAB>message`.
     #[arg(long, conflicts_with_all = ["fen", "sfen", "moves"])]
     batch: bool,
+    /// With `--batch`: the lines are SFENs (`b` = sente), not FENs (for
+    /// what only an SFEN says, such as chu shogi's third field).
+    #[arg(long, requires = "batch")]
+    sfen_lines: bool,
 }
 
 fn sorted(pos: &AnyPosition, notation: Notation) -> Vec<String> {
@@ -35,14 +39,19 @@ fn sorted(pos: &AnyPosition, notation: Notation) -> Vec<String> {
     list
 }
 
-fn batch(game: &Game, notation: Notation, out: &mut dyn Write) -> Result<(), Error> {
+fn batch(game: &Game, notation: Notation, sfen: bool, out: &mut dyn Write) -> Result<(), Error> {
     for line in std::io::stdin().lock().lines() {
         let line = line.map_err(Error::io("read the input"))?;
         let fen = line.trim();
         if fen.is_empty() {
             continue;
         }
-        let pos = Setup::parse_fen(fen)
+        let read = if sfen {
+            Setup::parse_sfen(fen)
+        } else {
+            Setup::parse_fen(fen)
+        };
+        let pos = read
             .map_err(|e| e.to_string())
             .and_then(|s| AnyPosition::new(game, &s).map_err(|e| e.to_string()));
         match pos {
@@ -69,7 +78,7 @@ fn batch(game: &Game, notation: Notation, out: &mut dyn Write) -> Result<(), Err
 pub fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<(), Error> {
     let game = args.pos.game()?;
     if args.batch {
-        return batch(&game, args.notation.into(), out);
+        return batch(&game, args.notation.into(), args.sfen_lines, out);
     }
     let pos = args.pos.position(&game)?;
     for m in sorted(&pos, args.notation.into()) {

@@ -383,6 +383,8 @@ struct Words {
     direction: Option<char>,
     side: Option<char>,
     from: Option<Square>,
+    /// The square a two-leg move passes, in USI (`(4d)`).
+    via: Option<Square>,
 }
 
 fn words(t: Topology, text: &str, rest: &str) -> Result<Words, MoveError> {
@@ -409,6 +411,12 @@ fn words(t: Topology, text: &str, rest: &str) -> Result<Words, MoveError> {
                     .find([')', '）'])
                     .ok_or_else(|| unreadable(text, "the origin in parentheses is not closed"))?;
                 let inside = &after[..end];
+                if let Some(via) = t.parse_usi_name(inside) {
+                    w.via = Some(via);
+                    let close = after[end..].chars().next().map_or(1, char::len_utf8);
+                    rest = after[end + close..].trim_start();
+                    continue;
+                }
                 let n: Vec<u32> = inside.chars().filter_map(|c| c.to_digit(10)).collect();
                 let num = |d: &[u32]| d.iter().fold(0, |a, &b| a * 10 + b);
                 let (f, r) = match n.len() {
@@ -505,20 +513,30 @@ pub fn parse<B: Bitboard>(pos: &Position<B>, text: &str) -> Result<Move, MoveErr
         .copied()
         .filter(|&m| m.to() == to)
         .filter(|&m| match m {
-            // Two-leg moves have no Japanese form here (see `format`).
-            Move::MultiLeg { .. } => false,
-            Move::Drop { role: r, .. } => r == role && w.from.is_none(),
+            // A two-leg move names the square it passes (see `format`).
+            Move::MultiLeg { from, via, .. } => {
+                w.via == Some(via)
+                    && pos.piece_at(from).is_some_and(|p| p.role == role)
+                    && w.from.is_none_or(|f| f == from)
+            }
+            Move::Drop { role: r, .. } => r == role && w.from.is_none() && w.via.is_none(),
             Move::Normal { from, .. } => {
-                !w.drop
+                w.via.is_none()
+                    && !w.drop
                     && pos.piece_at(from).is_some_and(|p| p.role == role)
                     && w.from.is_none_or(|f| f == from)
             }
         })
         .collect();
-    if found.iter().any(|m| matches!(m, Move::Normal { .. })) {
+    if found.iter().any(|m| matches!(m, Move::Normal { .. })) && w.via.is_none() {
         found.retain(|m| matches!(m, Move::Normal { .. }));
     }
-    let promotes = |m: &Move| matches!(m, Move::Normal { promote: true, .. });
+    let promotes = |m: &Move| {
+        matches!(
+            m,
+            Move::Normal { promote: true, .. } | Move::MultiLeg { promote: true, .. }
+        )
+    };
     match w.promote {
         Some(p) => found.retain(|m| matches!(m, Move::Drop { .. }) || promotes(m) == p),
         None => {

@@ -11,8 +11,8 @@ pub mod japanese;
 
 use std::sync::Arc;
 
-use crate::position::{Move, Position, PositionError};
-use crate::rules::{PromotionRule, Rules};
+use crate::position::{Move, Position, PositionError, TradeBan};
+use crate::rules::{PromotionRule, Role, Rules};
 use crate::setup::Setup;
 
 /// Which move notation to write.
@@ -426,6 +426,21 @@ impl<B: Bitboard> Position<B> {
         Err(illegal(text, self.explain(found, &legal)))
     }
 
+    /// A trade limit in words, for a move of a `mover`.
+    fn explain_ban(&self, ban: TradeBan, mover: Role) -> String {
+        let rules = self.rules();
+        let name = &rules.role(mover).name;
+        match ban {
+            TradeBan::DistantProtected => format!(
+                "a {name} may not capture a protected trade-limited piece that does not stand next to it"
+            ),
+            TradeBan::Counterstrike { square } => format!(
+                "a trade-limited piece was just captured by another kind of piece, so a {name} may not capture one now, except on {}",
+                rules.topology.usi_name(square)
+            ),
+        }
+    }
+
     /// Why a move that is not in `legal` is not legal, in words.
     fn explain(&self, mv: Move, legal: &[Move]) -> String {
         let rules = self.rules();
@@ -493,6 +508,9 @@ impl<B: Bitboard> Position<B> {
                         name(to)
                     );
                 }
+                if let Some(ban) = self.trade_ban(mv) {
+                    return self.explain_ban(ban, p.role);
+                }
                 if self.in_check() {
                     "it does not get out of check".into()
                 } else {
@@ -513,6 +531,9 @@ impl<B: Bitboard> Position<B> {
                         name(via),
                         name(to)
                     );
+                }
+                if let Some(ban) = self.trade_ban(mv) {
+                    return self.explain_ban(ban, p.role);
                 }
                 if self.in_check() {
                     "it does not get out of check".into()

@@ -2,16 +2,19 @@
 //! Zobrist hash, history, legal move generation and the game's outcome.
 
 mod any;
+mod bare;
 mod checked;
 mod game;
 mod movegen;
 mod outcome;
+mod trades;
 mod validate;
 
 pub use any::AnyPosition;
 pub use checked::IllegalMove;
 pub use game::Game;
 pub use outcome::{Outcome, Reason};
+pub use trades::TradeBan;
 pub use validate::{PositionError, PositionProblem};
 
 use std::sync::Arc;
@@ -86,6 +89,9 @@ struct State<B> {
     captured: u8,
     /// Piece code a two-leg move captured on `to` (0: none).
     captured_last: u8,
+    /// The square a counterstrike limit remembers for the side to move
+    /// (see [`Position::counterstrike_square`]); its key is in `board_hash`.
+    strike: Option<Square>,
     mv: Option<Move>,
 }
 
@@ -371,14 +377,19 @@ impl<B: Bitboard> Position<B> {
         );
         let us = self.turn;
         let mut hash = self.state().board_hash;
+        if let Some(sq) = self.state().strike {
+            hash ^= self.rules.z_strike[sq.index()];
+        }
         let mut hand_hash = self.state().hand_hash;
         let mut captured = 0;
         let mut captured_last = 0;
+        let mut mover = None;
         match mv {
             Move::Normal { from, to, promote } => {
                 let Some(piece) = self.piece_at(from) else {
                     return;
                 };
+                mover = Some(piece);
                 if let Some(cap) = self.piece_at(to) {
                     captured = code(cap);
                     self.remove(cap, to);
@@ -408,6 +419,7 @@ impl<B: Bitboard> Position<B> {
                 let Some(piece) = self.piece_at(from) else {
                     return;
                 };
+                mover = Some(piece);
                 captured = self.capture(via, &mut hash, &mut hand_hash);
                 self.remove(piece, from);
                 hash ^= self.rules.z_piece(piece, from);
@@ -431,6 +443,13 @@ impl<B: Bitboard> Position<B> {
                 hash ^= self.rules.z_piece(piece, to);
             }
         }
+        let strike = match (self.rules.trade, mover) {
+            (Some(_), Some(piece)) => self.strike_after(mv, piece, captured, captured_last),
+            _ => None,
+        };
+        if let Some(sq) = strike {
+            hash ^= self.rules.z_strike[sq.index()];
+        }
         self.turn = us.opposite();
         hash ^= self.rules.z_turn;
         let checkers = self.attackers_to_royal(self.turn);
@@ -440,6 +459,7 @@ impl<B: Bitboard> Position<B> {
             checkers,
             captured,
             captured_last,
+            strike,
             mv: Some(mv),
         });
     }
@@ -480,12 +500,15 @@ impl<B: Bitboard> Position<B> {
         let st = *self.state();
         self.turn = self.turn.opposite();
         let checkers = self.attackers_to_royal(self.turn);
+        // A limit on the reply lapses with the turn passed.
+        let strike_key = st.strike.map_or(0, |sq| self.rules.z_strike[sq.index()]);
         self.states.push(State {
-            board_hash: st.board_hash ^ self.rules.z_turn,
+            board_hash: st.board_hash ^ self.rules.z_turn ^ strike_key,
             hand_hash: st.hand_hash,
             checkers,
             captured: 0,
             captured_last: 0,
+            strike: None,
             mv: None,
         });
     }
@@ -597,11 +620,17 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
+        let counterstrike = self.rules.trade.is_some_and(|t| t.counterstrike);
         Setup {
             ranks,
             hands,
             turn: self.turn,
             move_number: self.move_number(),
+            capture_square: self
+                .state()
+                .strike
+                .filter(|_| counterstrike)
+                .map(|sq| self.rules.topology.usi_name(sq)),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! masks for the pieces on the board, attack tests for royal moves, bitboard
 //! masks for drops, and the drop-mate rule.
 
+use super::trades::Limited;
 use super::{Move, Position};
 use crate::board::{Bitboard, Color, Square};
 use crate::dsl::Mode;
@@ -9,7 +10,7 @@ use crate::rules::{PromotionRule, Role, Rules};
 
 /// Where generated moves go: a list, a count, or a flag that the first
 /// one exists.
-trait Sink {
+pub(super) trait Sink {
     fn push(&mut self, mv: Move);
     /// Whether generation may stop (enough moves seen).
     fn full(&self) -> bool;
@@ -219,6 +220,17 @@ impl<B: Bitboard> Position<B> {
         if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal_on_board().is_some() {
             return;
         }
+        match self.rules.trade {
+            None => self.generate_legal(out, to_mask, drops),
+            Some(limits) => {
+                let mut limited = Limited::new(self, limits, out);
+                self.generate_legal(&mut limited, to_mask, drops);
+            }
+        }
+    }
+
+    /// The legal moves by the check rule (all the rules but the trade limits).
+    fn generate_legal<S: Sink>(&self, out: &mut S, to_mask: B, drops: bool) {
         if !self.rules.has_two_legs {
             self.generate_with(out, &self.guard(), to_mask, drops);
         } else if self.rules.check {

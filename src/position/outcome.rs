@@ -26,6 +26,12 @@ pub enum Reason {
     Check,
     /// A player resigned.
     Resignation,
+    /// The side that lost was left with one royal piece and nothing else
+    /// that can move (`rules.bare_royal.loses`).
+    BareRoyal,
+    /// Each side was left with one royal piece and nothing else that can
+    /// move (`rules.bare_royal.both_draw`).
+    LoneRoyals,
 }
 
 impl Reason {
@@ -40,6 +46,8 @@ impl Reason {
             Reason::RoyalCaptured => "royal piece captured",
             Reason::Check => "check",
             Reason::Resignation => "resignation",
+            Reason::BareRoyal => "bare royal",
+            Reason::LoneRoyals => "lone royals",
         }
     }
 }
@@ -154,7 +162,13 @@ impl<B: Bitboard> Position<B> {
                 },
             });
         }
-        if let Some(o) = self.terminal() {
+        if self.checked_out() {
+            return Some(Outcome::Win {
+                winner: self.turn.opposite(),
+                reason: Reason::Check,
+            });
+        }
+        if let Some(o) = self.terminal_on_board() {
             return Some(o);
         }
         if !self.has_legal_move() {
@@ -168,12 +182,12 @@ impl<B: Bitboard> Position<B> {
                 reason,
             });
         }
-        None
+        self.bare_end()
     }
 
     /// Whether the game ended with the last move: it gave check where
-    /// giving check wins, the side to move lost its last royal piece, or the
-    /// opponent's piece reached its last rank safely.
+    /// giving check wins, the side to move lost its last royal piece, the
+    /// opponent's piece reached its last rank safely, or a royal was bared.
     pub(crate) fn terminal(&self) -> Option<Outcome> {
         if self.checked_out() {
             return Some(Outcome::Win {
@@ -181,7 +195,7 @@ impl<B: Bitboard> Position<B> {
                 reason: Reason::Check,
             });
         }
-        self.terminal_on_board()
+        self.terminal_on_board().or_else(|| self.bare_end())
     }
 
     /// Whether the side to move is in check where giving check wins: then

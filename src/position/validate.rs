@@ -60,6 +60,12 @@ pub enum PositionProblem {
     },
     /// Pieces in hand in a variant without drops.
     HandWithoutDrops,
+    /// The square of a counterstrike limit (the SFEN's third field) is not
+    /// a square of the board.
+    CaptureSquare {
+        /// As written.
+        written: String,
+    },
     /// More pieces of a kind on a file than the rules allow, where no move
     /// could have put them there.
     FileLimit {
@@ -138,6 +144,10 @@ impl fmt::Display for PositionProblem {
             HandWithoutDrops => {
                 f.write_str("this variant has no drops, so no piece can be in hand")
             }
+            CaptureSquare { written } => write!(
+                f,
+                "'{written}' is not a square of the board: the third field names the square where a trade-limited piece was just captured, or is '-'"
+            ),
             FileLimit {
                 color,
                 max,
@@ -262,7 +272,23 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        for &(color, letter, count) in &setup.hands {
+        // Where the rules remember a capture's square, lishogi's SFEN writes
+        // it in place of the hands.
+        let counterstrike = rules.trade.is_some_and(|t| t.counterstrike);
+        let mut strike = None;
+        let hands: &[(Color, char, u32)] = match &setup.capture_square {
+            Some(name) if counterstrike => {
+                match t.parse_usi_name(name) {
+                    Some(sq) => strike = Some(sq),
+                    None => problems.push(PositionProblem::CaptureSquare {
+                        written: name.clone(),
+                    }),
+                }
+                &[]
+            }
+            _ => &setup.hands,
+        };
+        for &(color, letter, count) in hands {
             match rules.role_by_letter(letter, false) {
                 None => problems.push(PositionProblem::UnknownInHand { letter }),
                 // A royal that can never be captured can never be in hand.
@@ -341,12 +367,14 @@ impl<B: Bitboard> Position<B> {
         }
         if problems.is_empty() {
             let (board_hash, hand_hash) = pos.compute_hash();
+            let strike_key = strike.map_or(0, |sq: Square| rules.z_strike[sq.index()]);
             pos.states.push(State {
-                board_hash,
+                board_hash: board_hash ^ strike_key,
                 hand_hash,
                 checkers: B::EMPTY,
                 captured: 0,
                 captured_last: 0,
+                strike,
                 mv: None,
             });
             let them = pos.turn.opposite();

@@ -235,6 +235,7 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
         hands,
         turn,
         move_number: 1,
+        capture_square: None,
     })
 }
 

@@ -244,6 +244,7 @@ pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
         hands,
         turn,
         move_number: 1,
+        capture_square: None,
     })
 }
 

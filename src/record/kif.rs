@@ -578,6 +578,7 @@ fn terminal(result: &GameResult, turn: Color) -> Option<&'static str> {
             | Ending::NoLegalMove
             | Ending::RoyalCaptured
             | Ending::ReachedLastRank
+            | Ending::BareRoyal
             | Ending::Check => "詰み",
             Ending::Time => "切れ負け",
             Ending::IllegalMove => "反則負け",

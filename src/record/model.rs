@@ -116,12 +116,16 @@ pub enum Ending {
     ReachedLastRank,
     /// A check was given where giving check wins.
     Check,
+    /// A side was left with a bare royal piece.
+    BareRoyal,
+    /// Only a royal piece of each side was left.
+    LoneRoyals,
     /// Any other or unknown ending.
     Unknown,
 }
 
 impl Ending {
-    const WORDS: [(Ending, &'static str); 13] = [
+    const WORDS: [(Ending, &'static str); 15] = [
         (Ending::Resignation, "resignation"),
         (Ending::Checkmate, "checkmate"),
         (Ending::Repetition, "repetition"),
@@ -134,6 +138,8 @@ impl Ending {
         (Ending::RoyalCaptured, "royal piece captured"),
         (Ending::ReachedLastRank, "reached the last rank"),
         (Ending::Check, "check"),
+        (Ending::BareRoyal, "bare royal"),
+        (Ending::LoneRoyals, "lone royals"),
         (Ending::Unknown, "unknown"),
     ];
 
@@ -163,6 +169,8 @@ impl From<Reason> for Ending {
             Reason::RoyalCaptured => Ending::RoyalCaptured,
             Reason::Resignation => Ending::Resignation,
             Reason::Check => Ending::Check,
+            Reason::BareRoyal => Ending::BareRoyal,
+            Reason::LoneRoyals => Ending::LoneRoyals,
         }
     }
 }

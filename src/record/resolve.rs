@@ -343,6 +343,8 @@ fn settle(r: DraftResult, pos: &AnyPosition, outcome: Option<&Outcome>) -> GameR
                 | Ending::RoyalCaptured
                 | Ending::ReachedLastRank
                 | Ending::Check
+                | Ending::BareRoyal
+                | Ending::LoneRoyals
         )
     };
     match (result.ending, outcome) {

@@ -36,6 +36,7 @@ pub(crate) fn csa_special(result: &GameResult, turn: Color) -> Option<String> {
                 Ending::NoLegalMove
                 | Ending::RoyalCaptured
                 | Ending::ReachedLastRank
+                | Ending::BareRoyal
                 | Ending::Check => Ending::Checkmate,
                 Ending::Repetition | Ending::PerpetualCheck => {
                     return Some("SENNICHITE".into());

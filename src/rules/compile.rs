@@ -7,7 +7,7 @@
 use thiserror::Error;
 
 use super::tables::tables;
-use super::{PromotionRule, Repetition, Role, RoleInfo, Rules};
+use super::{BareRoyal, PromotionRule, Repetition, Role, RoleInfo, Rules, TradeLimits};
 use crate::board::{Bitboard, Color, Topology};
 use crate::dsl::Moves;
 use crate::variant::{PieceDef, Problem, Variant};
@@ -105,6 +105,33 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     }
     rules.arrive = arrivals(&rules);
     rules.reach = reaches(&rules);
+    let mask = |pick: &dyn Fn(&RoleInfo) -> bool| {
+        rules
+            .roles
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| pick(r))
+            .fold(0u64, |m, (i, _)| m | 1 << i)
+    };
+    let bare_royal = rules_spec.bare_royal.as_ref().map(|b| BareRoyal {
+        loses: b.loses,
+        uncounted: b
+            .uncounted
+            .as_ref()
+            .map_or(0, |names| mask(&|r| names.contains(&r.name))),
+        both_draw: b.both_draw,
+    });
+    let trade = rules_spec.trade_limits.as_ref().map(|t| TradeLimits {
+        limited: mask(&|r| r.trade_limited),
+        distant_protected: t.distant_protected,
+        bridge_except: t
+            .bridge_except
+            .as_ref()
+            .map(|names| mask(&|r| names.contains(&r.name))),
+        counterstrike: t.counterstrike,
+    });
+    rules.trade = trade;
+    rules.bare_royal = bare_royal;
     Ok(rules)
 }
 
@@ -172,6 +199,22 @@ fn keeps_file(moves: &Moves) -> bool {
 fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>) {
     let mut roles: Vec<RoleInfo> = Vec::new();
     let mut steps: Vec<Moves> = Vec::new();
+    // Kanji that more than one role has name none of them in records.
+    let kanji: Vec<&str> = pieces
+        .iter()
+        .flat_map(|p| {
+            [
+                p.spec.kanji.as_deref(),
+                p.spec.promotion.as_ref().and_then(|q| q.kanji.as_deref()),
+            ]
+        })
+        .flatten()
+        .collect();
+    let shared: Vec<&str> = kanji
+        .iter()
+        .copied()
+        .filter(|k| kanji.iter().filter(|o| o == &k).count() > 1)
+        .collect();
     for piece in pieces {
         let p = &piece.spec;
         let base = Role(roles.len() as u8);
@@ -189,13 +232,14 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
             keeps_file: keeps_file(&piece.moves)
                 && !(rule == PromotionRule::Flip && piece.promotion().is_some()),
             kanji: p.kanji.clone(),
-            kif: kif_names(&p.kif, &p.kanji),
+            kif: kif_names(&p.kif, &p.kanji, &shared),
             csa: p.csa.clone(),
             betza: p.betza.clone(),
             value: p.value.unwrap_or(100),
             hand_value: p.hand_value.unwrap_or(p.value.unwrap_or(100) * 115 / 100),
             rides: piece.moves.steps.iter().any(|s| s.max != 1),
             two_legs: !piece.moves.two_legs.is_empty(),
+            trade_limited: p.trade_limited,
         };
         match piece.promotion() {
             None => {
@@ -220,13 +264,14 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
                     keeps_file: keeps_file(promoted_steps),
                     drop_mate_illegal: false,
                     kanji: pr.kanji.clone(),
-                    kif: kif_names(&pr.kif, &pr.kanji),
+                    kif: kif_names(&pr.kif, &pr.kanji, &shared),
                     csa: pr.csa.clone(),
                     betza: pr.betza.clone(),
                     value: pr.value.unwrap_or(100),
                     hand_value: 0,
                     rides: promoted_steps.steps.iter().any(|s| s.max != 1),
                     two_legs: !promoted_steps.two_legs.is_empty(),
+                    trade_limited: pr.trade_limited,
                 });
                 steps.push(promoted_steps.clone());
             }
@@ -236,8 +281,8 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
 }
 
 /// A role's names in KIF and KI2 moves: its `kif` names, then its kanji if
-/// that is not among them.
-fn kif_names(kif: &Option<String>, kanji: &Option<String>) -> Vec<String> {
+/// that is not among them and no other role has it (`shared`).
+fn kif_names(kif: &Option<String>, kanji: &Option<String>, shared: &[&str]) -> Vec<String> {
     let mut names: Vec<String> = kif
         .as_deref()
         .unwrap_or_default()
@@ -246,6 +291,7 @@ fn kif_names(kif: &Option<String>, kanji: &Option<String>) -> Vec<String> {
         .collect();
     if let Some(k) = kanji
         && !names.contains(k)
+        && !shared.contains(&k.as_str())
     {
         names.push(k.clone());
     }

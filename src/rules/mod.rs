@@ -79,6 +79,49 @@ pub struct RoleInfo {
     pub rides: bool,
     /// Whether the role has moves in two legs.
     pub two_legs: bool,
+    /// Whether the role takes part in the capture limits of [`TradeLimits`].
+    pub trade_limited: bool,
+}
+
+/// `rules.trade_limits`, compiled: limits on captures of the roles marked
+/// `trade_limited` (chu shogi's lion-trading rules).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TradeLimits {
+    /// The marked roles (bit `i`: role `i`).
+    pub limited: u64,
+    /// A marked piece may not capture, on its move's last square, a marked
+    /// piece of the opponent that stands next to none of the squares around
+    /// its start, when a piece of the victim's side attacks that square once
+    /// the move is made.
+    pub distant_protected: bool,
+    /// Roles whose capture on the way does not lift `distant_protected`
+    /// (bit `i`: role `i`); `None`: no capture on the way lifts it.
+    pub bridge_except: Option<u64>,
+    /// After a marked piece was captured by an unmarked one, the next move
+    /// may not capture a marked piece with an unmarked one except on the
+    /// square of that capture.
+    pub counterstrike: bool,
+}
+
+/// `rules.bare_royal`, compiled: when a lone royal ends the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BareRoyal {
+    /// A side left with one royal and nothing else that can move loses,
+    /// when the opponent has more (see `Position::outcome`).
+    pub loses: bool,
+    /// Roles that do not count for the side that bares (bit `i`: role `i`).
+    pub uncounted: u64,
+    /// Each side left with one royal and nothing else that can move, neither
+    /// attacked: a draw.
+    pub both_draw: bool,
+}
+
+impl TradeLimits {
+    /// Whether a role is marked.
+    #[inline]
+    pub fn marks(&self, role: Role) -> bool {
+        self.limited >> role.index() & 1 == 1
+    }
 }
 
 /// The first leg of a role's two-leg moves from one square: where it ends,
@@ -161,6 +204,10 @@ pub struct Rules<B> {
     pub last_rank: [B; 2],
     /// Repetition rules.
     pub repetition: Repetition,
+    /// Limits on captures between marked roles, if the rules have them.
+    pub trade: Option<TradeLimits>,
+    /// When a lone royal ends the game, if it does.
+    pub bare_royal: Option<BareRoyal>,
     /// Every square of the board.
     pub all: B,
     /// Promotion zone of each colour.
@@ -196,6 +243,8 @@ pub struct Rules<B> {
     pub(crate) z_hand: Vec<u64>,
     /// Zobrist key for gote to move.
     pub(crate) z_turn: u64,
+    /// Zobrist keys for the square a counterstrike limit remembers.
+    pub(crate) z_strike: Vec<u64>,
 }
 
 impl<B: Bitboard> Rules<B> {

@@ -155,6 +155,7 @@ pub(super) fn tables<B: Bitboard>(
     let z_board = (0..nroles * 2 * n).map(|_| rng.next()).collect();
     let z_hand = (0..nroles * 2).map(|_| rng.next()).collect();
     let z_turn = rng.next();
+    let z_strike = (0..n).map(|_| rng.next()).collect();
     let files = (0..topology.cols)
         .map(|f| {
             topology
@@ -187,6 +188,8 @@ pub(super) fn tables<B: Bitboard>(
             perpetual_check_loses: true,
             result: RepetitionResult::Draw,
         },
+        trade: None,
+        bare_royal: None,
         all,
         zone: [B::EMPTY; 2],
         files,
@@ -207,6 +210,7 @@ pub(super) fn tables<B: Bitboard>(
         z_board,
         z_hand,
         z_turn,
+        z_strike,
     }
 }
 

@@ -21,7 +21,9 @@ pub struct SetupPiece {
 }
 
 /// An unchecked position: ranks as written (top first), hands, side to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Two setups are equal when they say the same: the hands and the capture
+/// square are two readings of one SFEN field, so that field's text is compared.
+#[derive(Clone, Debug, Eq)]
 pub struct Setup {
     /// The ranks from the top (gote's back rank) down; each square from file `a`.
     pub ranks: Vec<Vec<Option<SetupPiece>>>,
@@ -31,11 +33,27 @@ pub struct Setup {
     pub turn: Color,
     /// Move number (1 = the start).
     pub move_number: u32,
+    /// An SFEN's third field where it has the form of a square's name
+    /// (digits and one lower-case letter, `5f`), as written: lishogi's SFEN
+    /// of a game without hands puts there the square of a capture that
+    /// limits the next move (chu shogi's `lastLionCapture`). Whether it is
+    /// read so or as hands (five gote `f`) is the rules' choice; written back
+    /// in place of the hands.
+    pub capture_square: Option<String>,
 }
 
 /// The largest move number a position may start from, in plies as SFEN
 /// counts (FEN's full moves: half of it), so that numbering never overflows.
 pub const MAX_MOVE_NUMBER: u32 = 1_000_000_000;
+
+impl PartialEq for Setup {
+    fn eq(&self, other: &Setup) -> bool {
+        self.ranks == other.ranks
+            && self.turn == other.turn
+            && self.move_number == other.move_number
+            && self.third_field() == other.third_field()
+    }
+}
 
 impl Default for Setup {
     fn default() -> Self {
@@ -44,6 +62,7 @@ impl Default for Setup {
             hands: Vec::new(),
             turn: Color::Sente,
             move_number: 1,
+            capture_square: None,
         }
     }
 }

@@ -170,6 +170,16 @@ fn parse_hand(
     Ok(hands)
 }
 
+/// Whether a field has the form of a USI square's name: digits (no leading
+/// zero) then one lower-case letter.
+fn looks_like_square(field: &str) -> bool {
+    let digits = field.len() - 1;
+    field.len() >= 2
+        && !field.starts_with('0')
+        && field[..digits].bytes().all(|b| b.is_ascii_digit())
+        && field.as_bytes()[digits].is_ascii_lowercase()
+}
+
 impl Setup {
     /// Reads a FEN as Fairy-Stockfish writes it: `board[hands] w|b ...`, where
     /// `w` is sente. Only the board is required; what follows may be
@@ -275,6 +285,9 @@ impl Setup {
         };
         if let Some(&(col, hand)) = f.get(2) {
             setup.hands = parse_hand(hand, col, true)?;
+            if looks_like_square(hand) {
+                setup.capture_square = Some(hand.to_string());
+            }
         }
         if let Some(&(col, n)) = f.get(3) {
             let number = n

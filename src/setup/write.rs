@@ -26,16 +26,17 @@ impl Setup {
         s
     }
 
-    /// The setup as an SFEN (`b` = sente, counts before letters).
-    pub fn to_sfen(&self) -> String {
-        let setup = self;
-        let mut s = board_text(setup);
-        let side = if setup.turn == Color::Sente { 'b' } else { 'w' };
-        let _ = write!(s, " {side} ");
-        if setup.hands.is_empty() {
+    /// An SFEN's third field: the capture square if there is one, else the
+    /// hands (counts before letters; `-` for none).
+    pub fn third_field(&self) -> String {
+        if let Some(square) = &self.capture_square {
+            return square.clone();
+        }
+        let mut s = String::new();
+        if self.hands.is_empty() {
             s.push('-');
         }
-        for &(color, letter, n) in &setup.hands {
+        for &(color, letter, n) in &self.hands {
             if n > 1 {
                 let _ = write!(s, "{n}");
             }
@@ -45,6 +46,15 @@ impl Setup {
                 letter.to_ascii_lowercase()
             });
         }
+        s
+    }
+
+    /// The setup as an SFEN (`b` = sente, counts before letters).
+    pub fn to_sfen(&self) -> String {
+        let setup = self;
+        let mut s = board_text(setup);
+        let side = if setup.turn == Color::Sente { 'b' } else { 'w' };
+        let _ = write!(s, " {side} {}", setup.third_field());
         let _ = write!(s, " {}", setup.move_number);
         s
     }

@@ -99,6 +99,10 @@ pub struct PieceSpec {
     /// Whether dropping this piece to give immediate checkmate is illegal.
     #[serde(default)]
     pub drop_mate_illegal: bool,
+    /// Whether the piece takes part in the capture limits of
+    /// `rules.trade_limits` (chu shogi's lion).
+    #[serde(default)]
+    pub trade_limited: bool,
     /// Material value for the engine's evaluation.
     #[serde(default)]
     pub value: Option<i32>,
@@ -131,6 +135,9 @@ pub struct PromotionSpec {
     /// Whether the promoted side is royal (sho shogi's crown prince).
     #[serde(default)]
     pub royal: bool,
+    /// Whether the promoted side takes part in `rules.trade_limits`.
+    #[serde(default)]
+    pub trade_limited: bool,
     /// Material value.
     #[serde(default)]
     pub value: Option<i32>,
@@ -167,6 +174,53 @@ pub struct RulesSpec {
     /// Repetition: how often a position may recur before the game ends.
     #[serde(default)]
     pub repetition: RepetitionSpec,
+    /// Limits on captures between `trade_limited` pieces.
+    #[serde(default)]
+    pub trade_limits: Option<TradeLimitsSpec>,
+    /// When a lone royal piece ends the game.
+    #[serde(default)]
+    pub bare_royal: Option<BareRoyalSpec>,
+}
+
+/// `engine.rules.bare_royal`: ends by a lone royal piece (chu shogi's bare
+/// king, as lishogi judges it).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BareRoyalSpec {
+    /// A side left with one royal and no other piece that can move loses,
+    /// when the opponent has one royal, not attacked, and counted pieces
+    /// besides it: two or more, or one not next to the bare royal.
+    #[serde(default)]
+    pub loses: bool,
+    /// Pieces that do not count for the side that bares.
+    #[serde(default)]
+    pub uncounted: Option<Vec<String>>,
+    /// Both sides left with one royal and no other piece that can move,
+    /// neither attacked: a draw.
+    #[serde(default)]
+    pub both_draw: bool,
+}
+
+/// `engine.rules.trade_limits`: limits on capturing the pieces marked
+/// `trade_limited` (chu shogi's lion-trading rules).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TradeLimitsSpec {
+    /// A marked piece may not capture a marked piece of the opponent that
+    /// stands on no square next to where it started when that piece is
+    /// protected (attacked by its own side once the capture is made).
+    #[serde(default)]
+    pub distant_protected: bool,
+    /// With this list, `distant_protected` does not hold for a move that
+    /// captured, on its way, a piece of a kind not named here (chu's bridge
+    /// capture); without it, no capture on the way lifts it.
+    #[serde(default)]
+    pub bridge_except: Option<Vec<String>>,
+    /// After a marked piece was captured by an unmarked one, the opponent's
+    /// next move may not capture a marked piece with an unmarked one, except
+    /// on the square of that capture (lishogi's `lastLionCapture`).
+    #[serde(default)]
+    pub counterstrike: bool,
 }
 
 impl Default for RulesSpec {
@@ -180,6 +234,8 @@ impl Default for RulesSpec {
             check: true,
             check_wins: false,
             repetition: RepetitionSpec::default(),
+            trade_limits: None,
+            bare_royal: None,
         }
     }
 }

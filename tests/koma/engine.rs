@@ -185,6 +185,7 @@ fn turned(setup: &Setup) -> Setup {
             .collect(),
         turn: setup.turn.opposite(),
         move_number: setup.move_number,
+        capture_square: None,
     }
 }
 
@@ -227,4 +228,35 @@ fn the_evaluation_prefers_material() {
         assert!(evaluate(&up) > evaluate(&even) + 500, "{} vs {}", evaluate(&up), evaluate(&even));
         assert_eq!(even.turn(), Color::Sente);
     });
+}
+
+#[test]
+fn the_engine_plays_legal_chu_shogi() {
+    // Engine against engine from chu shogi's start, a small search each
+    // move: every move it chooses is one of the legal moves and plays
+    // through the checked path; lions, two-leg moves and the trade limits
+    // included.
+    let g = game("chu-shogi");
+    let mut pos = AnyPosition::start(&g);
+    let mut engine = Engine::new(16);
+    let stop = AtomicBool::new(false);
+    for ply in 0..40 {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let (m, _) = engine.think_any(&mut pos, limits, &stop, |_| {});
+        let m = m.unwrap_or_else(|| panic!("ply {ply}: no move in {}", pos.sfen()));
+        assert!(
+            pos.legal_moves().contains(&m),
+            "ply {ply}: {} is not legal in {}",
+            pos.format_move(m, Notation::Usi),
+            pos.sfen()
+        );
+        pos.try_play(m).expect("legal");
+    }
+    assert!(pos.history().len() >= 20, "{}", pos.sfen());
 }

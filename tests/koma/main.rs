@@ -18,5 +18,6 @@ mod robustness;
 mod server;
 mod shogiops;
 mod svg;
+mod trades;
 mod validate;
 mod walkthrough;

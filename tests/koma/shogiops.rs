@@ -104,3 +104,152 @@ fn check_shogi_agrees_with_lishogi() {
         failures.join("\n")
     );
 }
+
+/// Chu shogi's end in shogiops' words.
+fn chu_words(outcome: Option<Outcome>) -> String {
+    let Some(o) = outcome else {
+        return "-".into();
+    };
+    let reason = match o.reason() {
+        Reason::RoyalCaptured => "kingslost",
+        Reason::NoLegalMove => "stalemate",
+        Reason::BareRoyal => "bareking",
+        Reason::LoneRoyals => "draw",
+        other => return format!("koma's {other}"),
+    };
+    let winner = match o.winner() {
+        Some(Color::Sente) => "sente",
+        Some(Color::Gote) => "gote",
+        None => "none",
+    };
+    format!("{winner}:{reason}")
+}
+
+/// 64-bit FNV-1a, in hex (the digest `tests/shogiops/chu.mjs` writes).
+fn fnv(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// koma's legal moves in USI, sorted, and its end in shogiops' words.
+fn chu_moves<B: koma::board::Bitboard>(pos: &Position<B>) -> (String, Vec<String>) {
+    let outcome = pos.outcome();
+    let mut moves: Vec<String> = if outcome.is_some() {
+        Vec::new()
+    } else {
+        pos.legal_moves()
+            .into_iter()
+            .map(|m| format_move(pos, m, Notation::Usi))
+            .collect()
+    };
+    moves.sort();
+    moves.dedup();
+    (chu_words(outcome), moves)
+}
+
+/// One position of `tests/shogiops/chu-shogi.tsv` and its replies: what differs.
+fn chu_differences<B: koma::board::Bitboard>(
+    rules: &std::sync::Arc<koma::rules::Rules<B>>,
+    position: &[&str],
+    replies: &[Vec<&str>],
+) -> Vec<String> {
+    let sfen = position[1];
+    let mut problems = Vec::new();
+    let setup = match Setup::parse_sfen(sfen) {
+        Ok(s) => s,
+        Err(e) => return vec![format!("{sfen}: {e}")],
+    };
+    let pos = match Position::new(rules, &setup) {
+        Ok(p) => p,
+        Err(e) => return vec![format!("{sfen}: {e}")],
+    };
+    if pos.to_setup().to_sfen() != sfen {
+        problems.push(format!(
+            "{sfen}: koma writes it {}",
+            pos.to_setup().to_sfen()
+        ));
+    }
+    let (result, moves) = chu_moves(&pos);
+    if result != position[2] {
+        problems.push(format!(
+            "{sfen}: result koma {result}, shogiops {}",
+            position[2]
+        ));
+    }
+    // koma plays the moves shogiops lists and the documented exceptions.
+    let mut expected: BTreeSet<String> = position[3].split_whitespace().map(String::from).collect();
+    expected.extend(position[4].split_whitespace().map(String::from));
+    let ours: BTreeSet<String> = moves.iter().cloned().collect();
+    if ours != expected {
+        let extra: Vec<_> = ours.difference(&expected).collect();
+        let missing: Vec<_> = expected.difference(&ours).collect();
+        problems.push(format!(
+            "{sfen}: koma only {extra:?}; shogiops only {missing:?}"
+        ));
+    }
+    for reply in replies {
+        let (usi, result, count, digest) = (reply[1], reply[2], reply[3], reply[4]);
+        let mut child = pos.clone();
+        match child.parse_move(usi) {
+            Ok(m) => child.play(m),
+            Err(e) => {
+                problems.push(format!("{sfen}: {usi}: {e}"));
+                continue;
+            }
+        }
+        let (r, list) = chu_moves(&child);
+        let joined = list.join(" ");
+        if r != result || list.len().to_string() != count || fnv(&joined) != digest {
+            problems.push(format!(
+                "{sfen} after {usi}: koma {r}, {} replies (digest {}); shogiops {result}, {count} ({digest}); koma's: {joined}",
+                list.len(),
+                fnv(&joined)
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn chu_shogi_agrees_with_lishogi_to_depth_two() {
+    let path = tests_dir().join("shogiops/chu-shogi.tsv");
+    let text = std::fs::read_to_string(&path).expect("tests/shogiops/chu-shogi.tsv");
+    let g = game("chu-shogi");
+    let mut blocks: Vec<(Vec<&str>, Vec<Vec<&str>>)> = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        match cols[0] {
+            "position" => blocks.push((cols, Vec::new())),
+            "reply" => blocks.last_mut().expect("a position first").1.push(cols),
+            other => panic!("unexpected line kind {other}"),
+        }
+    }
+    let (mut strikes, mut exceptions, mut replies, mut ended) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for (position, rs) in &blocks {
+        assert_eq!(position.len(), 6, "{position:?}");
+        strikes += usize::from(position[1].split(' ').nth(2) != Some("-"));
+        exceptions += position[4].split_whitespace().count();
+        ended += usize::from(position[2] != "-");
+        replies += rs.len();
+        failures.extend(with_rules!(&g, rules => chu_differences(rules, position, rs)));
+    }
+    assert!(
+        blocks.len() >= 20 && strikes >= 5 && exceptions >= 1 && replies >= 1000 && ended >= 5,
+        "{} positions, {strikes} with a lion just captured, {exceptions} exceptions, {replies} replies, {ended} ended",
+        blocks.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -22,12 +22,22 @@ pub(super) const PIECE: &[&str] = &[
     "max_per_file",
     "drop_mate_illegal",
     "wins_on_last_rank",
+    "trade_limited",
     "value",
     "hand_value",
     "promotion",
 ];
 /// The keys of a piece's promoted side, `engine.pieces.NAME.promotion`.
-pub(super) const PROMOTION: &[&str] = &["name", "betza", "kanji", "kif", "csa", "royal", "value"];
+pub(super) const PROMOTION: &[&str] = &[
+    "name",
+    "betza",
+    "kanji",
+    "kif",
+    "csa",
+    "royal",
+    "trade_limited",
+    "value",
+];
 /// The keys of `engine.rules`.
 pub(super) const RULES: &[&str] = &[
     "promotion_zone",
@@ -38,7 +48,13 @@ pub(super) const RULES: &[&str] = &[
     "check",
     "check_wins",
     "repetition",
+    "trade_limits",
+    "bare_royal",
 ];
+/// The keys of `engine.rules.trade_limits`.
+pub(super) const TRADE_LIMITS: &[&str] = &["distant_protected", "bridge_except", "counterstrike"];
+/// The keys of `engine.rules.bare_royal`.
+pub(super) const BARE_ROYAL: &[&str] = &["loses", "uncounted", "both_draw"];
 /// The keys of `engine.records`.
 pub(super) const RECORDS: &[&str] = &["kif_handicap", "pgn_variant"];
 /// The keys of `engine.rules.repetition`.
@@ -54,6 +70,8 @@ pub(super) const SECTIONS: &[(&str, &[&str])] = &[
     ("engine.pieces.NAME.promotion", PROMOTION),
     ("engine.rules", RULES),
     ("engine.rules.repetition", REPETITION),
+    ("engine.rules.trade_limits", TRADE_LIMITS),
+    ("engine.rules.bare_royal", BARE_ROYAL),
     ("engine.records", RECORDS),
 ];
 

@@ -17,8 +17,8 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 
 use super::keys::{PROMOTION_RULES, REPETITION_RESULTS, SECTIONS};
 use crate::variant::schema::{
-    EngineSpec, PieceSpec, PromotionRule, PromotionSpec, RecordsSpec, RenderSpec, RepetitionResult,
-    RepetitionSpec, RulesSpec, TopologySpec,
+    BareRoyalSpec, EngineSpec, PieceSpec, PromotionRule, PromotionSpec, RecordsSpec, RenderSpec,
+    RepetitionResult, RepetitionSpec, RulesSpec, TopologySpec, TradeLimitsSpec,
 };
 
 /// A deserializer that records the names a type asks for, then fails.
@@ -80,6 +80,8 @@ fn serde_sections() -> Vec<(&'static str, &'static [&'static str])> {
         ("engine.pieces.NAME.promotion", names::<PromotionSpec>()),
         ("engine.rules", names::<RulesSpec>()),
         ("engine.rules.repetition", names::<RepetitionSpec>()),
+        ("engine.rules.trade_limits", names::<TradeLimitsSpec>()),
+        ("engine.rules.bare_royal", names::<BareRoyalSpec>()),
         ("engine.records", names::<RecordsSpec>()),
     ]
 }

@@ -15,6 +15,7 @@ mod keys_agree;
 mod pieces;
 mod setup;
 mod shape;
+mod special;
 #[cfg(test)]
 mod tests;
 
@@ -116,6 +117,8 @@ pub fn validate(front: &Value) -> Result<Validated, Vec<Problem>> {
     };
     c.royals(&engine, &pieces, &start);
     c.check_wins(&engine, &pieces);
+    c.trade_limits(&engine, &pieces);
+    c.bare_royal(&engine, &pieces);
     if !c.problems.is_empty() {
         return Err(c.problems);
     }
@@ -198,6 +201,12 @@ impl Checker {
         }
         if let Some(rep) = r.get("repetition") {
             self.repetition(rep);
+        }
+        if let Some(t) = r.get("trade_limits") {
+            self.trade_limits_shape(t);
+        }
+        if let Some(b) = r.get("bare_royal") {
+            self.bare_royal_shape(b);
         }
     }
 

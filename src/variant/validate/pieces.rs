@@ -60,7 +60,12 @@ impl Checker {
             let steps = self.betza(p, &path);
             self.string(p, &path, "kanji");
             self.record_names(p, &path, &mut names);
-            for key in ["royal", "drop_mate_illegal", "wins_on_last_rank"] {
+            for key in [
+                "royal",
+                "drop_mate_illegal",
+                "wins_on_last_rank",
+                "trade_limited",
+            ] {
                 self.boolean(p, &path, key);
             }
             if p.get("max_per_file").and_then(Value::as_i64) == Some(0) {
@@ -147,6 +152,7 @@ impl Checker {
         self.string(pm, path, "kanji");
         self.record_names(pm, path, names);
         self.boolean(pm, path, "royal");
+        self.boolean(pm, path, "trade_limited");
         self.int(pm, path, "value", -MAX_VALUE, MAX_VALUE);
         steps
     }
