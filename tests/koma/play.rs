@@ -155,7 +155,7 @@ fn transcript(args: &[&str], input: &str) -> String {
 fn usi_conversation() {
     insta::assert_snapshot!(transcript(
         &["usi"],
-        "usi\nisready\nusinewgame\nposition startpos moves 6e6d 6a6d\ngo depth 3\n"
+        "usi\nisready\nusinewgame\nposition startpos moves 7g7f 3c3d\ngo depth 3\n"
     ));
 }
 
@@ -283,7 +283,7 @@ fn hostile_protocol_input_is_answered_and_the_session_goes_on() {
     input.extend_from_slice(b"\n\x00\x01\x02\xff\xfe\x1b[2J\n\r\n\t\t\n");
     input.extend_from_slice(b"isready\nquit\n");
     let started = std::time::Instant::now();
-    let (out, err, code) = run_bytes(&["usi"], &input);
+    let (out, err, code) = run_bytes(&["usi", "--variant", "judkins-shogi"], &input);
     let took = started.elapsed();
     assert_eq!(code, Some(0), "{err}");
     assert!(err.is_empty(), "nothing on stderr: {err}");
@@ -316,4 +316,53 @@ fn hostile_protocol_input_is_answered_and_the_session_goes_on() {
         "a message of several lines is sent as info strings, line by line: {out}"
     );
     eprintln!("hostile session answered in {took:?}");
+}
+
+/// Started without a command, as a GUI starts an engine, koma speaks the
+/// protocol its first line names; in USI the game is shogi until the GUI
+/// names another.
+#[test]
+fn without_a_command_the_first_line_picks_the_protocol() {
+    let (out, err, code) = run(
+        &[],
+        "\nusi\nisready\nposition startpos moves 7g7f\ngo depth 2\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("option name USI_Variant type combo default shogi "),
+        "{out}"
+    );
+    assert!(out.contains("usiok\nreadyok\n"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+    let (out, err, code) = run(&[], "uci\nisready\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("uciok\nreadyok\n"), "{out}");
+}
+
+/// Any other first line, or none, is a usage error with a message, at once.
+#[test]
+fn without_a_command_other_input_is_refused() {
+    for input in ["hello\nusi\n", "", "\n\n", "usinewgame\n"] {
+        let (out, err, code) = run(&[], input);
+        assert_eq!(code, Some(2), "{input:?}: {out} {err}");
+        assert!(out.is_empty(), "{input:?}: {out}");
+        assert!(err.contains("no command given"), "{input:?}: {err}");
+        assert!(err.contains("'usi' or 'uci'"), "{input:?}: {err}");
+    }
+}
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`), `koma`
+/// without a command prints its help and does not wait for input.
+#[test]
+fn without_a_command_a_terminal_gets_help() {
+    let koma = env!("CARGO_BIN_EXE_koma");
+    let o = Command::new("script")
+        .args(["-qec", koma, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux's script runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("Commands:"), "{out}");
+    assert!(out.contains("no command given"), "{out}");
 }
