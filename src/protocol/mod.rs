@@ -194,31 +194,13 @@ impl Session {
             &format!("id name koma {}", env!("CARGO_PKG_VERSION")),
         );
         say(&self.out, "id author the koma developers");
-        let names: Vec<String> = match self.dialect {
-            Dialect::Usi => variant::catalogue().iter().map(|s| s.to_string()).collect(),
-            Dialect::Uci => {
-                let aliases = variant::aliases();
-                variant::catalogue()
-                    .iter()
-                    .map(|s| {
-                        aliases
-                            .iter()
-                            .find(|(_, slug)| slug == s)
-                            .map_or(s.to_string(), |(a, _)| a.clone())
-                    })
-                    .collect()
-            }
-        };
-        let current = match self.dialect {
-            Dialect::Usi => self.game_slug(),
-            Dialect::Uci => {
-                let slug = self.game_slug();
-                variant::aliases()
-                    .into_iter()
-                    .find(|(_, s)| *s == slug)
-                    .map_or(slug, |(a, _)| a)
-            }
-        };
+        // Every name a GUI may send: the slugs and their aliases (an alias
+        // with its own setup is a game of its own, e.g. Fairy-Stockfish's).
+        let mut names: Vec<String> = variant::catalogue().iter().map(|s| s.to_string()).collect();
+        names.extend(variant::aliases().into_iter().map(|(a, _)| a));
+        names.sort();
+        names.dedup();
+        let current = self.game_slug();
         let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
         say(
             &self.out,

@@ -368,8 +368,14 @@ impl GameRecord {
     }
 
     /// Whether the record starts at its variant's start.
+    /// A game loaded under an alias with a setup of its own is compared with
+    /// its variant's start, the one a reader of the record takes.
     pub fn starts_at_variant_start(&self) -> bool {
-        let start = AnyPosition::start(&self.game);
+        let base = variant::aliases()
+            .into_iter()
+            .find(|(a, _)| a == self.game.slug())
+            .and_then(|(_, slug)| Game::load(slug).ok());
+        let start = AnyPosition::start(base.as_ref().unwrap_or(&self.game));
         start.to_setup() == self.start_position().to_setup()
     }
 }
@@ -747,6 +753,8 @@ fn choose_game(
     let games = embedded_games();
     let named = |name: &str| -> Option<Game> {
         let lower = name.trim().to_ascii_lowercase();
+        // An alias is read as its variant's file (an alias's own setup is
+        // written as the record's start: see `starts_at_variant_start`).
         if let Some((_, slug)) = variant::aliases()
             .into_iter()
             .find(|(a, _)| a.to_ascii_lowercase() == lower)
