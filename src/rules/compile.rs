@@ -7,7 +7,7 @@
 use thiserror::Error;
 
 use super::tables::tables;
-use super::{PromotionRule, Repetition, Role, RoleInfo, Rules};
+use super::{Declaration, PromotionRule, Repetition, Role, RoleInfo, Rules};
 use crate::board::{Bitboard, Color, Topology};
 use crate::dsl::Moves;
 use crate::variant::{PieceDef, Problem, Variant};
@@ -103,6 +103,24 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             rules.last_rank[1] |= B::from_square(sq);
         }
     }
+    rules.declaration = rules_spec.declaration.as_ref().map(|d| {
+        let depth = d.zone.unwrap_or(rules_spec.promotion_zone) as u8;
+        let mut camp = [B::EMPTY; 2];
+        for sq in topology.squares() {
+            let rank = topology.rank(sq);
+            if rank >= topology.rows.saturating_sub(depth) {
+                camp[0] |= B::from_square(sq);
+            }
+            if rank < depth {
+                camp[1] |= B::from_square(sq);
+            }
+        }
+        Declaration {
+            camp,
+            pieces: d.pieces,
+            points: [d.sente_points, d.gote_points],
+        }
+    });
     rules.arrive = arrivals(&rules);
     Ok(rules)
 }
@@ -174,6 +192,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
             betza: p.betza.clone(),
             value: p.value.unwrap_or(100),
             hand_value: p.hand_value.unwrap_or(p.value.unwrap_or(100) * 115 / 100),
+            declaration_points: p.declaration_points.unwrap_or(u32::from(!p.royal)),
             rides: piece.moves.steps.iter().any(|s| s.max != 1),
             two_legs: !piece.moves.two_legs.is_empty(),
         };
@@ -205,6 +224,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
                     betza: pr.betza.clone(),
                     value: pr.value.unwrap_or(100),
                     hand_value: 0,
+                    declaration_points: p.declaration_points.unwrap_or(u32::from(!p.royal)),
                     rides: promoted_steps.steps.iter().any(|s| s.max != 1),
                     two_legs: !promoted_steps.two_legs.is_empty(),
                 });

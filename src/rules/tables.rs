@@ -187,6 +187,7 @@ pub(super) fn tables<B: Bitboard>(
             perpetual_check_loses: true,
             result: RepetitionResult::Draw,
         },
+        declaration: None,
         all,
         zone: [B::EMPTY; 2],
         files,

@@ -24,6 +24,7 @@ pub(super) const PIECE: &[&str] = &[
     "wins_on_last_rank",
     "value",
     "hand_value",
+    "declaration_points",
     "promotion",
 ];
 /// The keys of a piece's promoted side, `engine.pieces.NAME.promotion`.
@@ -38,11 +39,14 @@ pub(super) const RULES: &[&str] = &[
     "check",
     "check_wins",
     "repetition",
+    "declaration",
 ];
 /// The keys of `engine.records`.
 pub(super) const RECORDS: &[&str] = &["kif_handicap", "pgn_variant"];
 /// The keys of `engine.rules.repetition`.
 pub(super) const REPETITION: &[&str] = &["count", "result", "perpetual_check_loses"];
+/// The keys of `engine.rules.declaration`.
+pub(super) const DECLARATION: &[&str] = &["zone", "pieces", "sente_points", "gote_points"];
 
 /// Every section with its keys, by the section's path (`NAME`: any piece).
 #[cfg(test)]
@@ -54,6 +58,7 @@ pub(super) const SECTIONS: &[(&str, &[&str])] = &[
     ("engine.pieces.NAME.promotion", PROMOTION),
     ("engine.rules", RULES),
     ("engine.rules.repetition", REPETITION),
+    ("engine.rules.declaration", DECLARATION),
     ("engine.records", RECORDS),
 ];
 

@@ -17,7 +17,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 
 use super::keys::{PROMOTION_RULES, REPETITION_RESULTS, SECTIONS};
 use crate::variant::schema::{
-    EngineSpec, PieceSpec, PromotionRule, PromotionSpec, RecordsSpec, RenderSpec, RepetitionResult,
+    DeclarationSpec, EngineSpec, PieceSpec, PromotionRule, PromotionSpec, RecordsSpec, RenderSpec, RepetitionResult,
     RepetitionSpec, RulesSpec, TopologySpec,
 };
 
@@ -80,6 +80,7 @@ fn serde_sections() -> Vec<(&'static str, &'static [&'static str])> {
         ("engine.pieces.NAME.promotion", names::<PromotionSpec>()),
         ("engine.rules", names::<RulesSpec>()),
         ("engine.rules.repetition", names::<RepetitionSpec>()),
+        ("engine.rules.declaration", names::<DeclarationSpec>()),
         ("engine.records", names::<RecordsSpec>()),
     ]
 }
