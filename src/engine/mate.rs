@@ -38,6 +38,7 @@ struct Search<'a> {
     start: Instant,
     time: Option<Duration>,
     stop: &'a AtomicBool,
+    max_nodes: Option<u64>,
     nodes: u64,
     timed_out: bool,
     /// Some line was cut by the depth: a failed iteration proves nothing.
@@ -48,7 +49,9 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn out_of_time(&mut self) -> bool {
-        if !self.timed_out && self.nodes & 1023 == 0 {
+        if self.max_nodes.is_some_and(|n| self.nodes >= n) {
+            self.timed_out = true;
+        } else if !self.timed_out && self.nodes & 1023 == 0 {
             let late = self.time.is_some_and(|t| self.start.elapsed() >= t);
             self.timed_out = late || self.stop.load(Ordering::Relaxed);
         }
@@ -146,16 +149,19 @@ impl Search<'_> {
 }
 
 /// Looks for a forced mate by the side to move, within `time` (none: until
-/// `stop`), deepening by two plies up to [`MATE_MAX_PLIES`].
+/// `stop`) and `max_nodes` positions, deepening by two plies up to
+/// [`MATE_MAX_PLIES`].
 pub fn find_mate<B: Bitboard>(
     pos: &mut Position<B>,
     time: Option<Duration>,
+    max_nodes: Option<u64>,
     stop: &AtomicBool,
 ) -> MateAnswer {
     let mut s = Search {
         start: Instant::now(),
         time,
         stop,
+        max_nodes,
         nodes: 0,
         timed_out: false,
         cut: false,
@@ -183,7 +189,8 @@ pub fn find_mate<B: Bitboard>(
 pub fn find_mate_any(
     pos: &mut AnyPosition,
     time: Option<Duration>,
+    max_nodes: Option<u64>,
     stop: &AtomicBool,
 ) -> MateAnswer {
-    with_position!(pos, p => find_mate(p, time, stop))
+    with_position!(pos, p => find_mate(p, time, max_nodes, stop))
 }

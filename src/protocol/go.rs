@@ -143,18 +143,21 @@ impl Session {
                 Err(_) => {
                     say(
                         &self.out,
-                        &format!("info string error: 'go mate {t}': expected a time in ms or 'infinite'"),
+                        &format!(
+                            "info string error: 'go mate {t}': expected a time in ms or 'infinite'"
+                        ),
                     );
                     return say(&self.out, "checkmate timeout");
                 }
             },
         };
         let (stop, out) = (self.stop.clone(), self.out.clone());
+        let max_nodes = self.caps.max_nodes;
         self.endless = time.is_none();
         self.search = Some(std::thread::spawn(move || {
             let root = position.clone();
             let mut pos = position;
-            let answer = match find_mate_any(&mut pos, time, &stop) {
+            let answer = match find_mate_any(&mut pos, time, max_nodes, &stop) {
                 MateAnswer::Mate(line) => {
                     let mut p = root.clone();
                     let mut words = Vec::new();
@@ -192,7 +195,13 @@ impl Session {
         self.wait();
     }
 
+    /// Waits for the running search to answer; an endless one (`infinite`,
+    /// `ponder`, `go mate infinite`) only ends on `stop`, which a peer that
+    /// sends another command instead is taken to mean.
     pub(super) fn wait(&mut self) {
+        if std::mem::take(&mut self.endless) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
         if let Some(h) = self.search.take()
             && let Err(panic) = h.join()
         {

@@ -208,10 +208,8 @@ impl Session {
                 ),
             }
         }
-        // The input has ended: a search with limits may finish, an endless one is stopped.
-        if self.endless {
-            self.halt();
-        }
+        // The input has ended: a search with limits may finish, an endless
+        // one is stopped (see `wait`).
         self.wait();
     }
 
@@ -258,7 +256,10 @@ impl Session {
             &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
         );
         // One search thread: no other count is offered.
-        say(&self.out, "option name Threads type spin default 1 min 1 max 1");
+        say(
+            &self.out,
+            "option name Threads type spin default 1 min 1 max 1",
+        );
         // The evaluation's weights (koma::engine::Params), for tuning.
         let params = Params::default();
         for name in Params::NAMES {
@@ -312,7 +313,10 @@ impl Session {
                 "false" => self.ponder_option = false,
                 _ => say(
                     &self.out,
-                    &format!("info string error: {name} is true or false, not '{}'", shortened(value)),
+                    &format!(
+                        "info string error: {name} is true or false, not '{}'",
+                        shortened(value)
+                    ),
                 ),
             },
             "MultiPV" => match value.parse::<u32>() {
@@ -402,7 +406,6 @@ impl Session {
             ),
         }
     }
-
 }
 
 /// At most 40 characters of what a peer sent, to quote it back.

@@ -17,8 +17,8 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 
 use super::keys::{PROMOTION_RULES, REPETITION_RESULTS, SECTIONS};
 use crate::variant::schema::{
-    DeclarationSpec, EngineSpec, PieceSpec, PromotionRule, PromotionSpec, RecordsSpec, RenderSpec, RepetitionResult,
-    RepetitionSpec, RulesSpec, TopologySpec,
+    DeclarationSpec, EngineSpec, PieceSpec, PromotionRule, PromotionSpec, RecordsSpec, RenderSpec,
+    RepetitionResult, RepetitionSpec, RulesSpec, TopologySpec,
 };
 
 /// A deserializer that records the names a type asks for, then fails.

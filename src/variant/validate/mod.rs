@@ -27,8 +27,8 @@ use crate::variant::Problem;
 use crate::variant::limits::{MAX_FILES, MAX_RANKS};
 use crate::variant::schema::{EngineSpec, PieceSpec, PromotionSpec};
 use keys::{
-    DECLARATION, ENGINE, PROMOTION_RULES, RECORDS, RENDER, REPETITION, REPETITION_RESULTS, RULES, TOPOLOGY,
-    TOPOLOGY_TYPES,
+    DECLARATION, ENGINE, PROMOTION_RULES, RECORDS, RENDER, REPETITION, REPETITION_RESULTS, RULES,
+    TOPOLOGY, TOPOLOGY_TYPES,
 };
 use shape::Checker;
 
@@ -199,7 +199,7 @@ impl Checker {
         if let Some(rep) = r.get("repetition") {
             self.repetition(rep);
         }
-        if let Some(d) = r.get("declaration") {
+        if let Some(d) = r.get("declaration").filter(|d| !d.is_null()) {
             self.declaration(d, rows);
         }
     }
@@ -216,7 +216,9 @@ impl Checker {
         {
             self.value(
                 "engine.rules.declaration.zone",
-                format!("engine.rules.declaration.zone: {z} ranks is deeper than the board's {rows}"),
+                format!(
+                    "engine.rules.declaration.zone: {z} ranks is deeper than the board's {rows}"
+                ),
             );
         }
         self.int(d, path, "pieces", 0, 256);
