@@ -19,7 +19,14 @@ impl Session {
                 &self.out,
                 "info string error: the last position was refused; send a valid position first",
             );
-            return say(&self.out, &format!("bestmove {}", self.dialect.no_move()));
+            // The answer a GUI waits for: `checkmate` to `go mate`.
+            let mate = self.dialect == Dialect::Usi && words.first() == Some(&"mate");
+            let answer = if mate {
+                "checkmate nomate".to_string()
+            } else {
+                format!("bestmove {}", self.dialect.no_move())
+            };
+            return say(&self.out, &answer);
         };
         self.stop.store(false, Ordering::Relaxed);
         self.silent.store(false, Ordering::Relaxed);

@@ -111,7 +111,8 @@ fn go_mate_says_nomate_and_timeout() {
         "position startpos\ngo mate 5000\n\
          position sfen 4k4/9/9/9/9/9/9/9/4K4 b RBG 1\ngo mate 200\n\
          position sfen 4k4/9/9/9/9/9/9/9/4K4 b RBG 1\ngo mate infinite\nstop\n\
-         position startpos\ngo mate soon\n",
+         position startpos\ngo mate soon\n\
+         position sfen nonsense\ngo mate 100\n",
     );
     assert_eq!(
         out,
@@ -120,7 +121,10 @@ fn go_mate_says_nomate_and_timeout() {
             "checkmate timeout",
             "checkmate timeout",
             "info string error: 'go mate soon': expected a time in ms or 'infinite'",
-            "checkmate timeout"
+            "checkmate timeout",
+            "info string error: bad SFEN: the SFEN has no side to move: expected 'b' (sente) or 'w' (gote) (at character 9)",
+            "info string error: the last position was refused; send a valid position first",
+            "checkmate nomate"
         ],
         "{out:?}"
     );
