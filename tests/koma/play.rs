@@ -366,3 +366,117 @@ fn without_a_command_a_terminal_gets_help() {
     assert!(out.contains("Commands:"), "{out}");
     assert!(out.contains("no command given"), "{out}");
 }
+
+/// The promotion question is asked again until the answer is yes or no.
+#[test]
+fn the_promotion_question_is_asked_until_yes_or_no() {
+    let fen = "k5/6/2S3/6/6/5K[] w - - 0 1";
+    for (answers, want) in [
+        ("maybe\n\nyes\n", "k5/2+S3/6/6/6/5K w - 2"),
+        ("x\nNo\n", "k5/2S3/6/6/6/5K w - 2"),
+    ] {
+        let (out, _, _) = run(
+            &["play", "--fen", fen, "--gote", "human"],
+            &format!("4c4b\n{answers}sfen\n"),
+        );
+        let asked = out.matches("Promote? [y/n]").count();
+        let refusals = answers.lines().count() - 1;
+        assert_eq!(asked, refusals + 1, "{out}");
+        assert_eq!(
+            out.matches("Please answer y (promote) or n (do not).")
+                .count(),
+            refusals,
+            "{out}"
+        );
+        assert_eq!(sfens(&out), [want], "{out}");
+    }
+}
+
+/// `help` gives examples of moves legal on the board shown: a 9×9 game's
+/// are not a 6×6 game's.
+#[test]
+fn help_examples_are_moves_of_the_current_board() {
+    for (args, sfen) in [
+        (
+            vec!["play", "--gote", "human"],
+            "rbsgkn/5p/6/6/P5/NKGSBR b - 1",
+        ),
+        (
+            vec![
+                "play",
+                "-v",
+                "shogi",
+                "--gote",
+                "human",
+                "--sfen",
+                "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+            ],
+            "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+        ),
+    ] {
+        let (out, _, _) = run(&args, "help\n");
+        let line = out
+            .lines()
+            .find_map(|l| l.split_once("Type a move in USI (").map(|x| x.1))
+            .unwrap_or_else(|| panic!("{out}"));
+        let usi: Vec<&str> = line
+            .split(')')
+            .next()
+            .unwrap_or_default()
+            .split(", ")
+            .collect();
+        assert!(!usi.is_empty(), "{out}");
+        let variant = args
+            .iter()
+            .position(|a| *a == "-v")
+            .map_or("judkins-shogi", |i| args[i + 1]);
+        let game = koma::Game::load(variant).expect("variant");
+        let setup = koma::setup::Setup::parse_sfen(sfen).expect("sfen");
+        let pos = koma::position::AnyPosition::new(&game, &setup).expect("position");
+        for m in &usi {
+            assert!(pos.parse_move(m).is_ok(), "{m} is no move here: {out}");
+        }
+    }
+}
+
+/// `undo` names the moves it took back: the engine's reply and the move.
+#[test]
+fn undo_says_what_it_took_back() {
+    let (out, _, _) = run(&["play", "--depth", "1"], "6e6d\nundo\nundo\n");
+    let reply = out
+        .lines()
+        .find_map(|l| l.split_once("koma (gote) plays ").map(|x| x.1))
+        .and_then(|r| r.split_whitespace().next())
+        .expect("the engine replied");
+    assert!(
+        out.contains(&format!("Took back {reply} (gote) and 6e6d (sente).")),
+        "{out}"
+    );
+    assert!(out.contains("Nothing to undo."), "{out}");
+}
+
+/// `quit` offers to save a game with moves not saved; Enter leaves without
+/// saving, a file name saves first; a game just saved or without moves is
+/// left at once.
+#[test]
+fn quit_offers_to_save() {
+    const OFFER: &str = "Save the game first?";
+    let dir = std::env::temp_dir().join(format!("koma-quit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("game.txt");
+    let p = path.to_str().expect("path");
+    let human = ["play", "--gote", "human"];
+    let (out, _, code) = run(&human, "quit\n");
+    assert_eq!(code, Some(0));
+    assert!(!out.contains(OFFER), "{out}");
+    let (out, _, _) = run(&human, "6e6d\nquit\n\n");
+    assert!(out.contains(OFFER), "{out}");
+    assert!(!path.exists());
+    let (out, _, _) = run(&human, &format!("6e6d\nquit\n{p}\n"));
+    assert!(out.contains(&format!("Saved the game to {p}.")), "{out}");
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    assert!(saved.contains("6e6d"), "{saved}");
+    let (out, _, _) = run(&human, &format!("6e6d\nsave {p}\nquit\n"));
+    assert!(!out.contains(OFFER), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
