@@ -60,7 +60,6 @@ impl PlayOptions {
 pub type Saver<'s> = &'s mut dyn FnMut(&str, &str) -> std::io::Result<()>;
 
 const HELP: &str = "\
-Type a move in USI (7g7f, 8h2b+, P*5e) or Fairy-Stockfish notation (a2a3, e1a5+, P@c3).
 Without a promotion sign you are asked when both are legal; '=' after a move declines.
 Commands:
   moves        list the legal moves
@@ -70,8 +69,40 @@ Commands:
   board        draw the board again
   save FILE    write the game record (koma validate --game reads it)
   resign       give up the game
-  quit         leave
+  quit         leave (offers to save a game not saved)
   help         this text";
+
+/// The help text, its examples of moves taken from the legal moves of `pos`:
+/// a move, a promotion and a drop where there are some.
+fn help(pos: &AnyPosition) -> String {
+    let legal = pos.legal_moves();
+    let pick = [
+        legal
+            .iter()
+            .find(|m| matches!(m, Move::Normal { promote: false, .. })),
+        legal
+            .iter()
+            .find(|m| matches!(m, Move::Normal { promote: true, .. })),
+        legal.iter().find(|m| matches!(m, Move::Drop { .. })),
+    ];
+    let examples = |n: Notation| -> String {
+        let words: Vec<String> = pick
+            .iter()
+            .flatten()
+            .map(|&&m| pos.format_move(m, n))
+            .collect();
+        if words.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", words.join(", "))
+        }
+    };
+    format!(
+        "Type a move in USI{} or Fairy-Stockfish notation{}.\n{HELP}",
+        examples(Notation::Usi),
+        examples(Notation::Fairy)
+    )
+}
 
 /// Plays a game from `pos` on `input`/`out` until `quit` or the end of the
 /// input; `save` writes records.
@@ -100,8 +131,11 @@ pub fn resume(
     // A result the board does not show (a resignation, a loss on time) was
     // declared; one it shows (checkmate) is taken back with the move.
     let shown = pos.outcome().as_ref().map(GameResult::from);
+    // The game as it starts is in its record already: nothing to save yet.
+    let saved = Some((pos.history(), rec.result));
     Session {
         args: options,
+        saved,
         pos,
         record: rec.clone(),
         engine: Engine::new(options.hash_mb.clamp(1, 4096)),
@@ -123,6 +157,9 @@ struct Session<'a, 's> {
     /// the board: `undo` withdraws it.
     declared: bool,
     saver: Saver<'s>,
+    /// The moves and result last saved (or loaded): `quit` offers to save
+    /// a game that differs.
+    saved: Option<(Vec<Move>, Option<GameResult>)>,
 }
 
 /// The next line of input; `None` at its end. Bytes that are not UTF-8
@@ -226,8 +263,8 @@ impl Session<'_, '_> {
             let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
             match word {
                 "" => {}
-                "help" | "?" => writeln!(out, "{HELP}").map_err(io)?,
-                "quit" | "exit" => return Ok(()),
+                "help" | "?" => writeln!(out, "{}", help(&self.pos)).map_err(io)?,
+                "quit" | "exit" => return self.leave(input, out),
                 "board" => self.show(out)?,
                 "moves" => {
                     let mut list: Vec<String> = self
@@ -244,7 +281,9 @@ impl Session<'_, '_> {
                 }
                 "undo" => self.undo(out)?,
                 "hint" => self.hint(out)?,
-                "save" => self.save(rest.trim(), out)?,
+                "save" => {
+                    self.save(rest.trim(), out)?;
+                }
                 "resign" => {
                     if self.over.is_none() {
                         let loser = self.pos.turn();
@@ -332,13 +371,23 @@ impl Session<'_, '_> {
             };
             let signed = text.ends_with(['+', '-', '=']);
             if !signed && self.pos.legal_moves().contains(&promoting) {
-                write!(out, "Promote? [y/n] ").map_err(io)?;
-                out.flush().map_err(io)?;
-                let Some(answer) = read_line(input)? else {
-                    return Ok(());
-                };
-                if answer.trim().to_ascii_lowercase().starts_with('y') {
-                    m = promoting;
+                // Asked again until the answer is yes or no.
+                loop {
+                    write!(out, "Promote? [y/n] ").map_err(io)?;
+                    out.flush().map_err(io)?;
+                    let Some(answer) = read_line(input)? else {
+                        return Ok(());
+                    };
+                    match answer.trim().to_ascii_lowercase().as_str() {
+                        "y" | "yes" => m = promoting,
+                        "n" | "no" => {}
+                        _ => {
+                            writeln!(out, "Please answer y (promote) or n (do not).")
+                                .map_err(io)?;
+                            continue;
+                        }
+                    }
+                    break;
                 }
             }
         }
@@ -355,13 +404,24 @@ impl Session<'_, '_> {
             writeln!(out, "{what} withdrawn.").map_err(io)?;
             return Ok(());
         }
-        if self.pos.undo().is_none() {
+        let mut taken = Vec::new();
+        let mut take_back = |pos: &mut AnyPosition| -> bool {
+            let Some(m) = pos.undo() else {
+                return false;
+            };
+            taken.push(format!(
+                "{} ({})",
+                pos.format_move(m, Notation::Usi),
+                pos.turn().name()
+            ));
+            true
+        };
+        if !take_back(&mut self.pos) {
             writeln!(out, "Nothing to undo.").map_err(io)?;
             return Ok(());
         }
-        while self.player(self.pos.turn()) == Player::Engine && self.pos.last_move().is_some() {
-            self.pos.undo();
-        }
+        while self.player(self.pos.turn()) == Player::Engine && take_back(&mut self.pos) {}
+        writeln!(out, "Took back {}.", taken.join(" and ")).map_err(io)?;
         self.over = None;
         self.show(out)?;
         self.finish(out)
@@ -386,9 +446,40 @@ impl Session<'_, '_> {
         }
     }
 
-    fn save(&mut self, path: &str, out: &mut dyn Write) -> Result<(), Error> {
+    /// `quit`: a game with moves or a result not saved since is offered to
+    /// be saved first.
+    fn leave(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
+        let unsaved = self.saved.as_ref() != Some(&self.state());
+        if !unsaved || (self.pos.history().is_empty() && self.over.is_none()) {
+            return Ok(());
+        }
+        loop {
+            write!(
+                out,
+                "Save the game first? Type a file name, or press Enter to leave without saving: "
+            )
+            .map_err(io)?;
+            out.flush().map_err(io)?;
+            let Some(answer) = read_line(input)? else {
+                return writeln!(out).map_err(io);
+            };
+            let path = answer.trim();
+            if path.is_empty() || self.save(path, out)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// What a save keeps: the moves and the result.
+    fn state(&self) -> (Vec<Move>, Option<GameResult>) {
+        (self.pos.history(), self.over)
+    }
+
+    /// `save FILE`; whether it was saved.
+    fn save(&mut self, path: &str, out: &mut dyn Write) -> Result<bool, Error> {
         if path.is_empty() {
-            return writeln!(out, "save needs a file name: save game.txt").map_err(io);
+            writeln!(out, "save needs a file name: save game.txt").map_err(io)?;
+            return Ok(false);
         }
         let mut rec = GameRecord::from_position(&self.pos);
         rec.headers = self.record.headers.clone();
@@ -403,8 +494,15 @@ impl Session<'_, '_> {
         rec.result = self.over;
         let text = record::write(&rec, Format::Koma).unwrap_or_default();
         match (self.saver)(path, &text) {
-            Ok(()) => writeln!(out, "Saved the game to {path}.").map_err(io),
-            Err(e) => writeln!(out, "Cannot save to {path}: {e}").map_err(io),
+            Ok(()) => {
+                self.saved = Some(self.state());
+                writeln!(out, "Saved the game to {path}.").map_err(io)?;
+                Ok(true)
+            }
+            Err(e) => {
+                writeln!(out, "Cannot save to {path}: {e}").map_err(io)?;
+                Ok(false)
+            }
         }
     }
 }

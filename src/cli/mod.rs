@@ -12,7 +12,7 @@ mod svg;
 mod tune;
 mod validate;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -24,11 +24,14 @@ use koma::{Error, Game};
 use std::sync::{Arc, Mutex};
 
 /// koma: shogi variants as data. Games are read from variant files at run time.
+///
+/// Started without a command by a shogi or chess GUI (standard input not a
+/// terminal, its first line `usi` or `uci`), koma speaks that protocol.
 #[derive(Parser)]
 #[command(name = "koma", version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -150,7 +153,10 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     // The protocol loops share stdout with their search thread: no lock here.
     let mut out = std::io::stdout();
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        return finish(guess_protocol(), &mut out);
+    };
+    let result = match command {
         Command::Moves(args) => moves::run(&args, &mut out.lock()),
         Command::Perft(args) => perft::run(&args, &mut out.lock()),
         Command::List => list::run(&mut out.lock()),
@@ -159,11 +165,15 @@ pub fn main() -> ExitCode {
         Command::Svg(args) => svg::run(&args, &mut out.lock()),
         Command::Validate(args) => validate::run(&args, &mut out.lock()),
         Command::Convert(args) => convert::run(&args, &mut out.lock()),
-        Command::Usi(a) => protocol(Dialect::Usi, &a.variant),
-        Command::Uci(a) => protocol(Dialect::Uci, &a.variant),
+        Command::Usi(a) => protocol(Dialect::Usi, &a.variant(Dialect::Usi), None),
+        Command::Uci(a) => protocol(Dialect::Uci, &a.variant(Dialect::Uci), None),
         Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out.lock()),
         Command::Serve(args) => serve::run(&args, &mut out.lock()),
     };
+    finish(result, &mut out)
+}
+
+fn finish(result: Result<(), Error>, out: &mut std::io::Stdout) -> ExitCode {
     match result.and_then(|()| out.flush().map_err(Error::io("write the output"))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -176,19 +186,83 @@ pub fn main() -> ExitCode {
 /// Arguments of `koma usi` and `koma uci`.
 #[derive(Args)]
 struct ProtocolArgs {
-    /// The variant until the GUI sets USI_Variant / UCI_Variant.
-    #[arg(long, short = 'v', default_value = "judkins-shogi")]
-    variant: String,
+    /// The variant until the GUI sets USI_Variant / UCI_Variant [default:
+    /// shogi in USI, as shogi GUIs expect; judkins-shogi in UCI].
+    #[arg(long, short = 'v')]
+    variant: Option<String>,
 }
 
-fn protocol(dialect: Dialect, variant: &str) -> Result<(), Error> {
+impl ProtocolArgs {
+    fn variant(&self, dialect: Dialect) -> String {
+        self.variant
+            .clone()
+            .unwrap_or_else(|| default_variant(dialect).to_string())
+    }
+}
+
+/// The game a protocol starts in when the GUI names none.
+fn default_variant(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Usi => "shogi",
+        Dialect::Uci => "judkins-shogi",
+    }
+}
+
+/// Serves `dialect` on standard input; `first` is a line already read from it.
+fn protocol(dialect: Dialect, variant: &str, first: Option<Peeked>) -> Result<(), Error> {
     let out: Output = Arc::new(Mutex::new(Box::new(std::io::stdout())));
-    serve(
-        dialect,
-        Box::new(std::io::BufReader::new(std::io::stdin())),
-        out,
-        variant,
-    )
+    let input: Box<dyn std::io::BufRead + Send> = match first {
+        Some((line, rest)) => Box::new(std::io::Cursor::new(line).chain(rest)),
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+    };
+    serve(dialect, input, out, variant)
+}
+
+/// A line read from standard input, and the reader that read it.
+type Peeked = (Vec<u8>, std::io::BufReader<std::io::Stdin>);
+
+/// `koma` without a command: help on a terminal; otherwise the protocol the
+/// first line of standard input asks for (`usi` or `uci`, as GUIs start an
+/// engine), or a usage error for anything else.
+fn guess_protocol() -> Result<(), Error> {
+    use std::io::{BufRead, IsTerminal};
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        let mut help = <Cli as clap::CommandFactory>::command();
+        let _ = help.print_help();
+        return Err(Error::Usage(
+            "no command given (see above; a GUI starts koma with 'usi' or 'uci' on its standard input)".into(),
+        ));
+    }
+    let mut reader = std::io::BufReader::new(stdin);
+    let mut first = Vec::new();
+    // Blank lines before the first command are skipped, as the protocols do.
+    loop {
+        first.clear();
+        let n = reader
+            .read_until(b'\n', &mut first)
+            .map_err(Error::io("read the standard input"))?;
+        if n == 0 || !first.iter().all(u8::is_ascii_whitespace) {
+            break;
+        }
+    }
+    let line = String::from_utf8_lossy(&first);
+    let dialect = match line.split_whitespace().next() {
+        Some("usi") => Dialect::Usi,
+        Some("uci") => Dialect::Uci,
+        _ => {
+            let shown: String = line.trim().chars().take(40).collect();
+            let what = if shown.is_empty() {
+                "the standard input is empty".to_string()
+            } else {
+                format!("its first line is '{shown}'")
+            };
+            return Err(Error::Usage(format!(
+                "no command given and {what}: name a command (see 'koma --help'), or send 'usi' or 'uci' first to speak that protocol"
+            )));
+        }
+    };
+    protocol(dialect, default_variant(dialect), Some((first, reader)))
 }
 
 /// 2 for misuse of the command, 3 for a stream or file that could not be

@@ -8,6 +8,7 @@
 //! values; nothing is specific to any game.
 
 mod eval;
+mod mate;
 mod search;
 mod see;
 mod time;
@@ -22,6 +23,7 @@ use crate::position::{AnyPosition, Move, Position};
 use crate::with_position;
 
 pub use eval::{Params, evaluate, evaluate_with};
+pub use mate::{MATE_MAX_PLIES, MateAnswer, find_mate, find_mate_any};
 pub use time::{Budget, Clock, MOVE_OVERHEAD};
 use tt::Table;
 pub use tune::{Fit, fit};
@@ -49,6 +51,9 @@ pub struct Limits {
     pub optimum: Option<Duration>,
     /// Stop after this many nodes.
     pub nodes: Option<u64>,
+    /// Lines to report at each depth (MultiPV): the best move, then the best
+    /// of the others, and so on; 0 or 1: one.
+    pub lines: u32,
 }
 
 impl Limits {
@@ -77,6 +82,8 @@ pub struct Info {
     pub elapsed: Duration,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// Which line this is, from 1 (the best), when several are asked for.
+    pub multipv: u32,
 }
 
 impl Info {
@@ -214,13 +221,49 @@ impl Engine {
                 nodes: run.nodes,
                 elapsed: start.elapsed(),
                 pv,
+                multipv: 1,
             };
             if run.stopped {
                 // Not a finished depth: keep it only when there is nothing else.
                 last = Some(info);
                 break;
             }
-            report(&info);
+            let lines = (limits.lines.max(1) as usize).min(legal.len());
+            if lines > 1 {
+                // The other lines: the root searched again without the moves
+                // of the lines above, each with a full window.
+                let mut others = Vec::new();
+                run.excluded = vec![best];
+                for k in 2..=lines {
+                    run.begin_iteration(depth as i32);
+                    let s = self.negamax(pos, &mut run, depth as i32, 0, -INFINITY, INFINITY, true);
+                    let Some((m, _)) = run.root_best.filter(|_| !run.stopped) else {
+                        break;
+                    };
+                    let mut pv = vec![m];
+                    self.extend_pv(pos, m, depth as usize, &mut pv);
+                    others.push(Info {
+                        depth,
+                        seldepth: run.seldepth as u32,
+                        score: s,
+                        nodes: run.nodes,
+                        elapsed: start.elapsed(),
+                        pv,
+                        multipv: k as u32,
+                    });
+                    run.excluded.push(m);
+                }
+                run.excluded.clear();
+                if run.stopped {
+                    // The depth is not finished: line 1 stands, unreported.
+                    last = Some(info);
+                    break;
+                }
+                report(&info);
+                others.iter().for_each(&mut report);
+            } else {
+                report(&info);
+            }
             let mate_plies = (info.score.abs() > MATE_BOUND).then(|| MATE - info.score.abs());
             last = Some(info);
             if mate_plies.is_some_and(|p| depth as i32 >= p + 2) {

@@ -35,6 +35,8 @@ pub(super) struct Run<'a, B: Bitboard> {
     root_depth: i32,
     /// The best root move of the current iteration, once one beat alpha.
     pub root_best: Option<(Move, Score)>,
+    /// Root moves not to search (the lines already found, for MultiPV).
+    pub excluded: Vec<Move>,
     moves: Vec<Vec<Move>>,
     keys: Vec<Vec<(i32, Move)>>,
     quiets: Vec<Vec<Move>>,
@@ -59,6 +61,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             eval: Evaluator::new(rules, params),
             root_depth: 1,
             root_best: None,
+            excluded: Vec::new(),
             moves: vec![Vec::new(); MAX_PLY + 1],
             keys: vec![Vec::new(); MAX_PLY + 1],
             quiets: vec![Vec::new(); MAX_PLY + 1],
@@ -408,6 +411,9 @@ impl Engine {
         for i in 0..keys.len() {
             order_next(&mut keys, i);
             let (key, m) = keys[i];
+            if root && !run.excluded.is_empty() && run.excluded.contains(&m) {
+                continue;
+            }
             let capture = is_capture(pos, m);
             let promote = matches!(m, Move::Normal { promote: true, .. });
             let quiet = !capture && !promote;

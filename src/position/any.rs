@@ -158,6 +158,10 @@ impl AnyPosition {
     pub fn undo(&mut self) -> Option<Move> {
         with_position!(self, p => p.undo())
     }
+    /// Whether the side to move may declare a win (the impasse rule).
+    pub fn may_declare(&self) -> bool {
+        with_position!(self, p => p.may_declare())
+    }
     /// How often the current position has occurred.
     pub fn repetitions(&self) -> u32 {
         with_position!(self, p => p.repetitions())

@@ -102,6 +102,33 @@ impl std::fmt::Display for Outcome {
 }
 
 impl<B: Bitboard> Position<B> {
+    /// Whether the side to move may declare a win under the variant's
+    /// impasse rule (`rules.declaration`): its royal in the camp, not in
+    /// check, enough other pieces there, enough points there and in hand.
+    pub fn may_declare(&self) -> bool {
+        let Some(d) = &self.rules.declaration else {
+            return false;
+        };
+        let us = self.turn;
+        let camp = d.camp[us.index()];
+        let royals = self.royals(us);
+        if royals.is_empty() || !(royals & !camp).is_empty() || self.in_check() {
+            return false;
+        }
+        let mut pieces = 0;
+        let mut points = 0;
+        for role in self.rules.all_roles() {
+            let info = self.rules.role(role);
+            if info.royal {
+                continue;
+            }
+            let here = (self.pieces(us, role) & camp).count();
+            pieces += here;
+            points += (here + u32::from(self.hand(us, role))) * info.declaration_points;
+        }
+        pieces >= d.pieces && points >= d.points[us.index()]
+    }
+
     /// How often the current position has occurred (this time included).
     pub fn repetitions(&self) -> u32 {
         let h = self.hash();

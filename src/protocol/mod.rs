@@ -2,19 +2,25 @@
 //!
 //! USI: `usi`, `isready`, `usinewgame`, `setoption name USI_Variant value V`,
 //! `position startpos|sfen S [moves ...]`, `go [btime wtime byoyomi binc winc
-//! movetime depth nodes infinite]`, `stop`, `quit`; moves in USI notation.
+//! movetime depth nodes infinite ponder]`, `go mate TIME|infinite` (answered
+//! `checkmate MOVES|nomate|timeout`), `ponderhit`, `stop`, `quit`; moves in
+//! USI notation; `bestmove M ponder R` offers the reply expected, and
+//! `bestmove win` declares a win under the variant's impasse rule.
+//! Options: `USI_Variant`, `USI_Hash`/`Hash`, `USI_Ponder`, `MultiPV`,
+//! `Threads` (1 only: the search runs on one thread), the evaluation's weights.
 //! UCI (Fairy-Stockfish's convention): the same with `uci`, `ucinewgame`,
-//! `UCI_Variant`, `position startpos|fen F`, and Fairy-Stockfish notation.
+//! `UCI_Variant`, `Ponder`, `position startpos|fen F`, and Fairy-Stockfish
+//! notation (no `go mate` and no declaration there).
+
+mod go;
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
-use crate::board::Color;
-use crate::engine::{Clock, Engine, Info, Limits, Params};
+use crate::engine::{Engine, Params};
 use crate::notation::Notation;
 use crate::position::{AnyPosition, Game};
 use crate::setup::Setup;
@@ -40,7 +46,18 @@ impl Dialect {
             Dialect::Uci => "(none)",
         }
     }
+
+    /// The move notation.
+    fn notation(self) -> Notation {
+        match self {
+            Dialect::Usi => Notation::Usi,
+            Dialect::Uci => Notation::Fairy,
+        }
+    }
 }
+
+/// The most lines `MultiPV` may ask for.
+const MAX_MULTIPV: u32 = 64;
 
 /// Where replies go, shared with the search thread.
 pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -94,6 +111,14 @@ struct Session {
     endless: bool,
     engine: Arc<Mutex<Engine>>,
     stop: Arc<AtomicBool>,
+    /// The running search is to end without a reply (`ponderhit` restarts it).
+    silent: Arc<AtomicBool>,
+    /// The `go` words of the running ponder search, for `ponderhit`.
+    pondering: Option<Vec<String>>,
+    /// `MultiPV`: lines reported.
+    multipv: u32,
+    /// `USI_Ponder` / `Ponder`: the GUI lets koma think on its opponent's time.
+    ponder_option: bool,
     search: Option<JoinHandle<()>>,
     out: Output,
 }
@@ -139,6 +164,10 @@ pub fn serve_with(
         endless: false,
         engine: Arc::new(Mutex::new(Engine::new(caps.max_hash_mb.clamp(1, 64)))),
         stop: Arc::new(AtomicBool::new(false)),
+        silent: Arc::new(AtomicBool::new(false)),
+        pondering: None,
+        multipv: 1,
+        ponder_option: false,
         search: None,
         out,
     };
@@ -170,17 +199,17 @@ impl Session {
                     self.halt();
                     return;
                 }
-                "gameover" | "ponderhit" | "debug" | "register" => {}
+                "ponderhit" => self.ponderhit(),
+                "gameover" => self.halt(),
+                "debug" | "register" => {}
                 other => say(
                     &self.out,
                     &format!("info string unknown command '{}'", shortened(other)),
                 ),
             }
         }
-        // The input has ended: a search with limits may finish, an endless one is stopped.
-        if self.endless {
-            self.halt();
-        }
+        // The input has ended: a search with limits may finish, an endless
+        // one is stopped (see `wait`).
         self.wait();
     }
 
@@ -194,31 +223,13 @@ impl Session {
             &format!("id name koma {}", env!("CARGO_PKG_VERSION")),
         );
         say(&self.out, "id author the koma developers");
-        let names: Vec<String> = match self.dialect {
-            Dialect::Usi => variant::catalogue().iter().map(|s| s.to_string()).collect(),
-            Dialect::Uci => {
-                let aliases = variant::aliases();
-                variant::catalogue()
-                    .iter()
-                    .map(|s| {
-                        aliases
-                            .iter()
-                            .find(|(_, slug)| slug == s)
-                            .map_or(s.to_string(), |(a, _)| a.clone())
-                    })
-                    .collect()
-            }
-        };
-        let current = match self.dialect {
-            Dialect::Usi => self.game_slug(),
-            Dialect::Uci => {
-                let slug = self.game_slug();
-                variant::aliases()
-                    .into_iter()
-                    .find(|(_, s)| *s == slug)
-                    .map_or(slug, |(a, _)| a)
-            }
-        };
+        // Every name a GUI may send: the slugs and their aliases (an alias
+        // with its own setup is a game of its own, e.g. Fairy-Stockfish's).
+        let mut names: Vec<String> = variant::catalogue().iter().map(|s| s.to_string()).collect();
+        names.extend(variant::aliases().into_iter().map(|(a, _)| a));
+        names.sort();
+        names.dedup();
+        let current = self.game_slug();
         let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
         say(
             &self.out,
@@ -231,6 +242,23 @@ impl Session {
                 "option name Hash type spin default {} min 1 max {max}",
                 max.min(64)
             ),
+        );
+        let ponder = match self.dialect {
+            Dialect::Usi => "USI_Ponder",
+            Dialect::Uci => "Ponder",
+        };
+        say(
+            &self.out,
+            &format!("option name {ponder} type check default false"),
+        );
+        say(
+            &self.out,
+            &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        );
+        // One search thread: no other count is offered.
+        say(
+            &self.out,
+            "option name Threads type spin default 1 min 1 max 1",
         );
         // The evaluation's weights (koma::engine::Params), for tuning.
         let params = Params::default();
@@ -278,6 +306,41 @@ impl Session {
                         self.game = g;
                     }
                     Err(e) => say(&self.out, &format!("info string error: {e}")),
+                }
+            }
+            "USI_Ponder" | "Ponder" => match value {
+                "true" => self.ponder_option = true,
+                "false" => self.ponder_option = false,
+                _ => say(
+                    &self.out,
+                    &format!(
+                        "info string error: {name} is true or false, not '{}'",
+                        shortened(value)
+                    ),
+                ),
+            },
+            "MultiPV" => match value.parse::<u32>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
+                    self.wait();
+                    self.multipv = n;
+                }
+                _ => say(
+                    &self.out,
+                    &format!(
+                        "info string error: MultiPV is a number from 1 to {MAX_MULTIPV}, not '{}'",
+                        shortened(value)
+                    ),
+                ),
+            },
+            "Threads" => {
+                if value != "1" {
+                    say(
+                        &self.out,
+                        &format!(
+                            "info string error: Threads: koma searches on one thread; '{}' is not offered",
+                            shortened(value)
+                        ),
+                    );
                 }
             }
             "Hash" | "USI_Hash" => {
@@ -343,120 +406,6 @@ impl Session {
             ),
         }
     }
-
-    fn go(&mut self, words: &[&str]) {
-        self.wait();
-        let Some(position) = self.position.clone() else {
-            say(
-                &self.out,
-                "info string error: the last position was refused; send a valid position first",
-            );
-            return say(&self.out, &format!("bestmove {}", self.dialect.no_move()));
-        };
-        self.stop.store(false, Ordering::Relaxed);
-        let value = |key: &str| -> Option<u64> {
-            words
-                .iter()
-                .position(|w| *w == key)
-                .and_then(|i| words.get(i + 1))
-                .and_then(|v| v.parse().ok())
-        };
-        let infinite = words.contains(&"infinite");
-        self.endless = infinite;
-        let dialect = self.dialect;
-        let (engine, stop, out) = (self.engine.clone(), self.stop.clone(), self.out.clone());
-        let turn = position.turn();
-        // Sente's clock: USI calls it btime (black), UCI wtime (white moves first there).
-        let (ours, inc) = match (dialect, turn) {
-            (Dialect::Usi, Color::Sente) | (Dialect::Uci, Color::Gote) => {
-                (value("btime"), value("binc"))
-            }
-            _ => (value("wtime"), value("winc")),
-        };
-        let ms = Duration::from_millis;
-        let clock = Clock {
-            movetime: value("movetime").map(ms),
-            remaining: ours.map(ms),
-            increment: ms(inc.unwrap_or(0)),
-            byoyomi: ms(value("byoyomi").unwrap_or(0)),
-            moves_to_go: value("movestogo").map(|n| n.min(u32::MAX as u64) as u32),
-        };
-        let nodes = match (value("nodes"), self.caps.max_nodes) {
-            (Some(n), Some(cap)) => Some(n.min(cap)),
-            (n, cap) => n.or(cap),
-        };
-        let depth = value("depth").map(|d| d.min(u32::MAX as u64) as u32);
-        // Neither a clock nor a depth nor nodes: two seconds.
-        let clock = if clock.budget().is_none() && depth.is_none() && value("nodes").is_none() {
-            Clock {
-                movetime: Some(ms(2000)),
-                ..clock
-            }
-        } else {
-            clock
-        };
-        let mut limits = match clock.budget() {
-            Some(b) if !infinite => Limits::from_budget(b),
-            _ => Limits::default(),
-        };
-        limits.depth = depth;
-        limits.nodes = nodes;
-        self.search = Some(std::thread::spawn(move || {
-            let Ok(mut engine) = engine.lock() else {
-                return;
-            };
-            let notation = if dialect == Dialect::Usi {
-                Notation::Usi
-            } else {
-                Notation::Fairy
-            };
-            let root = position.clone();
-            let mut pos = position;
-            let (best, _) = engine.think_any(&mut pos, limits, &stop, |info| {
-                let mut p = root.clone();
-                let mut pv = Vec::new();
-                for &m in &info.pv {
-                    pv.push(p.format_move(m, notation));
-                    if p.try_play(m).is_err() {
-                        break;
-                    }
-                }
-                say(&out, &format!("{} pv {}", info_line(info), pv.join(" ")));
-            });
-            let text = best.map_or(dialect.no_move().to_string(), |m| {
-                root.format_move(m, notation)
-            });
-            say(&out, &format!("bestmove {text}"));
-        }));
-    }
-
-    fn halt(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        self.wait();
-    }
-
-    fn wait(&mut self) {
-        if let Some(h) = self.search.take()
-            && let Err(panic) = h.join()
-        {
-            // A bug in the search must not pass for a search without a reply.
-            std::panic::resume_unwind(panic);
-        }
-    }
-}
-
-fn info_line(info: &Info) -> String {
-    let score = match info.mate_in() {
-        Some(n) => format!("mate {n}"),
-        None => format!("cp {}", info.score),
-    };
-    format!(
-        "info depth {} seldepth {} score {score} nodes {} time {}",
-        info.depth,
-        info.seldepth,
-        info.nodes,
-        info.elapsed.as_millis()
-    )
 }
 
 /// At most 40 characters of what a peer sent, to quote it back.

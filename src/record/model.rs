@@ -6,6 +6,7 @@ use crate::board::Color;
 use crate::notation::Notation;
 use crate::position::{AnyPosition, Game, Move, Outcome, Reason};
 use crate::setup::Setup;
+use crate::variant;
 
 /// The formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -351,8 +352,14 @@ impl GameRecord {
     }
 
     /// Whether the record starts at its variant's start.
+    /// A game loaded under an alias with a setup of its own is compared with
+    /// its variant's start, the one a reader of the record takes.
     pub fn starts_at_variant_start(&self) -> bool {
-        let start = AnyPosition::start(&self.game);
+        let base = variant::aliases()
+            .into_iter()
+            .find(|(a, _)| a == self.game.slug())
+            .and_then(|(_, slug)| Game::load(slug).ok());
+        let start = AnyPosition::start(base.as_ref().unwrap_or(&self.game));
         start.to_setup() == self.start_position().to_setup()
     }
 }

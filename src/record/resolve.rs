@@ -104,6 +104,8 @@ fn choose_game(
     let games = embedded_games();
     let named = |name: &str| -> Option<Game> {
         let lower = name.trim().to_ascii_lowercase();
+        // An alias is read as its variant's file (an alias's own setup is
+        // written as the record's start: see `starts_at_variant_start`).
         if let Some((_, slug)) = variant::aliases()
             .into_iter()
             .find(|(a, _)| a.to_ascii_lowercase() == lower)

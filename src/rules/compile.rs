@@ -7,7 +7,9 @@
 use thiserror::Error;
 
 use super::tables::tables;
-use super::{BareRoyal, PromotionRule, Repetition, Role, RoleInfo, Rules, TradeLimits};
+use super::{
+    BareRoyal, Declaration, PromotionRule, Repetition, Role, RoleInfo, Rules, TradeLimits,
+};
 use crate::board::{Bitboard, Color, Topology};
 use crate::dsl::Moves;
 use crate::variant::{PieceDef, Problem, Variant};
@@ -103,6 +105,24 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             rules.last_rank[1] |= B::from_square(sq);
         }
     }
+    rules.declaration = rules_spec.declaration.as_ref().map(|d| {
+        let depth = d.zone.unwrap_or(rules_spec.promotion_zone) as u8;
+        let mut camp = [B::EMPTY; 2];
+        for sq in topology.squares() {
+            let rank = topology.rank(sq);
+            if rank >= topology.rows.saturating_sub(depth) {
+                camp[0] |= B::from_square(sq);
+            }
+            if rank < depth {
+                camp[1] |= B::from_square(sq);
+            }
+        }
+        Declaration {
+            camp,
+            pieces: d.pieces,
+            points: [d.sente_points, d.gote_points],
+        }
+    });
     rules.arrive = arrivals(&rules);
     rules.reach = reaches(&rules);
     let mask = |pick: &dyn Fn(&RoleInfo) -> bool| {
@@ -237,6 +257,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
             betza: p.betza.clone(),
             value: p.value.unwrap_or(100),
             hand_value: p.hand_value.unwrap_or(p.value.unwrap_or(100) * 115 / 100),
+            declaration_points: p.declaration_points.unwrap_or(u32::from(!p.royal)),
             rides: piece.moves.steps.iter().any(|s| s.max != 1),
             two_legs: !piece.moves.two_legs.is_empty(),
             trade_limited: p.trade_limited,
@@ -269,6 +290,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
                     betza: pr.betza.clone(),
                     value: pr.value.unwrap_or(100),
                     hand_value: 0,
+                    declaration_points: p.declaration_points.unwrap_or(u32::from(!p.royal)),
                     rides: promoted_steps.steps.iter().any(|s| s.max != 1),
                     two_legs: !promoted_steps.two_legs.is_empty(),
                     trade_limited: pr.trade_limited,

@@ -75,6 +75,8 @@ pub struct RoleInfo {
     pub value: i32,
     /// Material value of one in hand.
     pub hand_value: i32,
+    /// Points under the impasse rule (a promoted role has its base's).
+    pub declaration_points: u32,
     /// Whether the role moves by riding at all (so the generator needs occupancy).
     pub rides: bool,
     /// Whether the role has moves in two legs.
@@ -150,6 +152,20 @@ pub(crate) struct Ride {
     pub mode: Mode,
 }
 
+/// The impasse rule (`rules.declaration`): the side to move may declare a
+/// win when its royal stands in `camp`, it is not in check, at least `pieces`
+/// of its other pieces stand there, and their points with those of its hand
+/// reach `points` (by colour).
+#[derive(Copy, Clone, Debug)]
+pub struct Declaration<B> {
+    /// The opponent's camp, by the declaring colour.
+    pub camp: [B; 2],
+    /// Pieces besides royals needed in the camp.
+    pub pieces: u32,
+    /// Points needed, by colour.
+    pub points: [u32; 2],
+}
+
 /// Repetition rules.
 #[derive(Copy, Clone, Debug)]
 pub struct Repetition {
@@ -208,6 +224,8 @@ pub struct Rules<B> {
     pub trade: Option<TradeLimits>,
     /// When a lone royal ends the game, if it does.
     pub bare_royal: Option<BareRoyal>,
+    /// The impasse rule, if the variant has one.
+    pub declaration: Option<Declaration<B>>,
     /// Every square of the board.
     pub all: B,
     /// Promotion zone of each colour.

@@ -190,6 +190,7 @@ pub(super) fn tables<B: Bitboard>(
         },
         trade: None,
         bare_royal: None,
+        declaration: None,
         all,
         zone: [B::EMPTY; 2],
         files,

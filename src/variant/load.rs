@@ -25,31 +25,66 @@ pub fn embedded(slug: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
-/// The other names of embedded variants (front matter `aliases`, such as
-/// Fairy-Stockfish's names), as (alias, slug) pairs.
-pub fn aliases() -> Vec<(String, &'static str)> {
+/// Another name of an embedded variant (front matter `aliases`), such as
+/// Fairy-Stockfish's or lishogi's name for the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The name.
+    pub name: String,
+    /// The variant it names.
+    pub slug: &'static str,
+    /// The start position under this name, when it is not the variant's
+    /// (another engine's setup of the same game); `None`: the variant's.
+    pub setup: Option<String>,
+}
+
+/// Every alias of the embedded variants, in catalogue order. An entry of
+/// `aliases` is a name, or `{ name: N, setup: S }` for a name under which the
+/// game starts from the setup `S`.
+pub fn alias_list() -> Vec<Alias> {
     let mut out = Vec::new();
     for &(slug, text) in catalogue::CATALOGUE {
         let Ok(doc) = split(text, slug) else { continue };
-        if let Some(Value::Sequence(names)) = doc.front.get("aliases") {
-            out.extend(
-                names
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(|a| (a.to_string(), slug)),
-            );
+        let Some(Value::Sequence(names)) = doc.front.get("aliases") else {
+            continue;
+        };
+        for entry in names {
+            let (name, setup) = match entry {
+                Value::String(n) => (Some(n.clone()), None),
+                Value::Mapping(m) => (
+                    m.get("name").and_then(Value::as_str).map(str::to_string),
+                    m.get("setup").and_then(Value::as_str).map(str::to_string),
+                ),
+                _ => (None, None),
+            };
+            if let Some(name) = name {
+                out.push(Alias { name, slug, setup });
+            }
         }
     }
     out
 }
 
+/// The other names of embedded variants (front matter `aliases`, such as
+/// Fairy-Stockfish's names), as (alias, slug) pairs.
+pub fn aliases() -> Vec<(String, &'static str)> {
+    alias_list().into_iter().map(|a| (a.name, a.slug)).collect()
+}
+
 /// Loads a variant by slug or alias (embedded) or by path to a `.md` file.
+/// An alias with its own setup is the variant under that name (its slug),
+/// started from that setup.
 pub fn load(name: &str) -> Result<Variant, VariantError> {
     if let Some(text) = embedded(name) {
         return from_text(text, &format!("variants/{name}.md"), None);
     }
-    if let Some((_, slug)) = aliases().into_iter().find(|(a, _)| a == name) {
-        return load(slug);
+    if let Some(alias) = alias_list().into_iter().find(|a| a.name == name) {
+        let Some(setup) = alias.setup else {
+            return load(alias.slug);
+        };
+        let origin = format!("variants/{}.md", alias.slug);
+        let text = embedded(alias.slug).unwrap_or_default();
+        return load_text(text, &origin, None, Some((name, &setup)));
     }
     let path = Path::new(name);
     if path.is_file() || name.ends_with(".md") || name.contains('/') {
@@ -68,12 +103,27 @@ pub fn load(name: &str) -> Result<Variant, VariantError> {
 /// Loads a variant from a document's text. `dir` is where sibling parent
 /// files are looked for first (before the embedded catalogue).
 pub fn from_text(text: &str, origin: &str, dir: Option<PathBuf>) -> Result<Variant, VariantError> {
+    load_text(text, origin, dir, None)
+}
+
+/// [`from_text`], under the name and from the setup of `alias` when given.
+fn load_text(
+    text: &str,
+    origin: &str,
+    dir: Option<PathBuf>,
+    alias: Option<(&str, &str)>,
+) -> Result<Variant, VariantError> {
     let doc = split(text, origin)?;
     let own = doc.front.clone();
     let body = doc.body.clone();
     let mut sources = Vec::new();
     let mut chain = vec![origin.to_string()];
-    let front = resolve(doc, origin, dir.as_deref(), &mut chain, &mut sources)?;
+    let mut front = resolve(doc, origin, dir.as_deref(), &mut chain, &mut sources)?;
+    if let Some((_, setup)) = alias
+        && let Some(Value::Mapping(engine)) = front.get_mut("engine")
+    {
+        engine.insert("setup".into(), Value::String(setup.to_string()));
+    }
     let Validated {
         engine,
         pieces,
@@ -85,7 +135,10 @@ pub fn from_text(text: &str, origin: &str, dir: Option<PathBuf>) -> Result<Varia
         .and_then(|s| s.to_str())
         .unwrap_or(origin);
     let get = |key: &str| own.get(key).and_then(Value::as_str).map(str::to_string);
-    let slug = get("slug").unwrap_or_else(|| stem.to_string());
+    let slug = match alias {
+        Some((name, _)) => name.to_string(),
+        None => get("slug").unwrap_or_else(|| stem.to_string()),
+    };
     let title = get("title").unwrap_or_else(|| slug.clone());
     Ok(Variant {
         slug,

@@ -110,6 +110,10 @@ pub struct PieceSpec {
     /// above the same piece on the board). Default: `value` plus 15%.
     #[serde(default)]
     pub hand_value: Option<i32>,
+    /// Its points under the impasse rule (`rules.declaration`), promoted or
+    /// not, on the board or in hand. Default: 1 (0 for a royal piece).
+    #[serde(default)]
+    pub declaration_points: Option<u32>,
     /// What it becomes on promotion, written `+LETTER` in FEN.
     #[serde(default)]
     pub promotion: Option<PromotionSpec>,
@@ -180,6 +184,9 @@ pub struct RulesSpec {
     /// When a lone royal piece ends the game.
     #[serde(default)]
     pub bare_royal: Option<BareRoyalSpec>,
+    /// The impasse rule: when a side may declare a win.
+    #[serde(default)]
+    pub declaration: Option<DeclarationSpec>,
 }
 
 /// `engine.rules.bare_royal`: ends by a lone royal piece (chu shogi's bare
@@ -223,6 +230,25 @@ pub struct TradeLimitsSpec {
     pub counterstrike: bool,
 }
 
+/// `engine.rules.declaration`: a side to move may declare a win when its
+/// royal stands in the opponent's camp, it is not in check, enough of its
+/// other pieces stand there too, and those pieces with its hand make enough
+/// points (shogi's 27-point rule of CSA and USI).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeclarationSpec {
+    /// How many far ranks form the camp. Default: the promotion zone.
+    #[serde(default)]
+    pub zone: Option<u32>,
+    /// Pieces besides the royal that must stand in the camp.
+    #[serde(default)]
+    pub pieces: u32,
+    /// Points sente needs (its pieces in the camp and in hand).
+    pub sente_points: u32,
+    /// Points gote needs.
+    pub gote_points: u32,
+}
+
 impl Default for RulesSpec {
     fn default() -> Self {
         RulesSpec {
@@ -236,6 +262,7 @@ impl Default for RulesSpec {
             repetition: RepetitionSpec::default(),
             trade_limits: None,
             bare_royal: None,
+            declaration: None,
         }
     }
 }

@@ -425,11 +425,21 @@ fn large_boards_from_their_files() {
 
 #[test]
 fn every_alias_plays_its_variant() {
-    let aliases = koma::variant::aliases();
+    let aliases = koma::variant::alias_list();
     assert!(!aliases.is_empty(), "the catalogue declares aliases");
-    for (alias, slug) in aliases {
-        let by_alias = koma(&["moves", "--variant", &alias]);
-        let by_slug = koma(&["moves", "--variant", slug]);
+    assert!(
+        aliases.iter().any(|a| a.setup.is_some()),
+        "one alias has a setup"
+    );
+    for a in aliases {
+        let (alias, slug) = (a.name.as_str(), a.slug);
+        let by_alias = koma(&["moves", "--variant", alias]);
+        // An alias with a setup of its own is the variant from that setup.
+        let fen = a.setup.as_ref().map(|s| format!("{s}[] w - - 0 1"));
+        let by_slug = match &fen {
+            Some(f) => koma(&["moves", "--variant", slug, "--fen", f]),
+            None => koma(&["moves", "--variant", slug]),
+        };
         assert!(by_alias.status.success(), "{alias}: {}", stderr(&by_alias));
         assert!(!stdout(&by_slug).is_empty(), "{slug}: no moves");
         assert_eq!(stdout(&by_alias), stdout(&by_slug), "{alias} is {slug}");

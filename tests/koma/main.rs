@@ -13,6 +13,7 @@ mod outcome;
 mod perft;
 mod play;
 mod properties;
+mod protocol;
 mod records;
 mod robustness;
 mod server;

@@ -110,3 +110,49 @@ fn move_lists_agree_with_the_oracle() {
         failures.join("\n")
     );
 }
+
+/// Under each name Fairy-Stockfish also knows, koma starts where it does
+/// (`tests/oracle/fs-starts.txt`, from `tests/oracle/fs_starts.py`): e.g.
+/// `judkins` from Fairy-Stockfish's setup, while `judkins-shogi` keeps the
+/// seed's (checked apart, so that the two cannot silently become one).
+#[test]
+fn fs_start_positions_are_those_of_the_alias() {
+    let text =
+        std::fs::read_to_string(tests_dir().join("oracle/fs-starts.txt")).expect("fs-starts.txt");
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (name, fen) = line.split_once(' ').expect("name FEN");
+        let g = koma::Game::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ours = koma::position::AnyPosition::start(&g).fen();
+        let norm = |f: &str| {
+            let (board, hand, turn) = canonical(f);
+            (
+                board,
+                hand.into_iter().filter(|&c| c != '-').collect::<Vec<_>>(),
+                turn,
+            )
+        };
+        assert_eq!(norm(&ours), norm(fen), "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} names checked");
+    let seed = koma::Game::load("judkins-shogi").expect("judkins-shogi");
+    assert_eq!(
+        norm_board(&koma::position::AnyPosition::start(&seed).fen()),
+        "rbsgkn/5p/6/6/P5/NKGSBR"
+    );
+    let alias = koma::Game::load("judkins").expect("judkins");
+    assert_eq!(alias.slug(), "judkins");
+    // Every alias of the catalogue loads (a setup of its own is validated
+    // as the variant's is).
+    for a in variant::alias_list() {
+        koma::Game::load(&a.name).unwrap_or_else(|e| panic!("alias {}: {e}", a.name));
+    }
+}
+
+fn norm_board(fen: &str) -> String {
+    canonical(fen).0
+}

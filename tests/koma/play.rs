@@ -155,7 +155,7 @@ fn transcript(args: &[&str], input: &str) -> String {
 fn usi_conversation() {
     insta::assert_snapshot!(transcript(
         &["usi"],
-        "usi\nisready\nusinewgame\nposition startpos moves 6e6d 6a6d\ngo depth 3\n"
+        "usi\nisready\nusinewgame\nposition startpos moves 7g7f 3c3d\ngo depth 3\n"
     ));
 }
 
@@ -283,7 +283,7 @@ fn hostile_protocol_input_is_answered_and_the_session_goes_on() {
     input.extend_from_slice(b"\n\x00\x01\x02\xff\xfe\x1b[2J\n\r\n\t\t\n");
     input.extend_from_slice(b"isready\nquit\n");
     let started = std::time::Instant::now();
-    let (out, err, code) = run_bytes(&["usi"], &input);
+    let (out, err, code) = run_bytes(&["usi", "--variant", "judkins-shogi"], &input);
     let took = started.elapsed();
     assert_eq!(code, Some(0), "{err}");
     assert!(err.is_empty(), "nothing on stderr: {err}");
@@ -316,4 +316,167 @@ fn hostile_protocol_input_is_answered_and_the_session_goes_on() {
         "a message of several lines is sent as info strings, line by line: {out}"
     );
     eprintln!("hostile session answered in {took:?}");
+}
+
+/// Started without a command, as a GUI starts an engine, koma speaks the
+/// protocol its first line names; in USI the game is shogi until the GUI
+/// names another.
+#[test]
+fn without_a_command_the_first_line_picks_the_protocol() {
+    let (out, err, code) = run(
+        &[],
+        "\nusi\nisready\nposition startpos moves 7g7f\ngo depth 2\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("option name USI_Variant type combo default shogi "),
+        "{out}"
+    );
+    assert!(out.contains("usiok\nreadyok\n"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+    let (out, err, code) = run(&[], "uci\nisready\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("uciok\nreadyok\n"), "{out}");
+}
+
+/// Any other first line, or none, is a usage error with a message, at once.
+#[test]
+fn without_a_command_other_input_is_refused() {
+    for input in ["hello\nusi\n", "", "\n\n", "usinewgame\n"] {
+        let (out, err, code) = run(&[], input);
+        assert_eq!(code, Some(2), "{input:?}: {out} {err}");
+        assert!(out.is_empty(), "{input:?}: {out}");
+        assert!(err.contains("no command given"), "{input:?}: {err}");
+        assert!(err.contains("'usi' or 'uci'"), "{input:?}: {err}");
+    }
+}
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`), `koma`
+/// without a command prints its help and does not wait for input.
+#[test]
+fn without_a_command_a_terminal_gets_help() {
+    let koma = env!("CARGO_BIN_EXE_koma");
+    let o = Command::new("script")
+        .args(["-qec", koma, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux's script runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("Commands:"), "{out}");
+    assert!(out.contains("no command given"), "{out}");
+}
+
+/// The promotion question is asked again until the answer is yes or no.
+#[test]
+fn the_promotion_question_is_asked_until_yes_or_no() {
+    let fen = "k5/6/2S3/6/6/5K[] w - - 0 1";
+    for (answers, want) in [
+        ("maybe\n\nyes\n", "k5/2+S3/6/6/6/5K w - 2"),
+        ("x\nNo\n", "k5/2S3/6/6/6/5K w - 2"),
+    ] {
+        let (out, _, _) = run(
+            &["play", "--fen", fen, "--gote", "human"],
+            &format!("4c4b\n{answers}sfen\n"),
+        );
+        let asked = out.matches("Promote? [y/n]").count();
+        let refusals = answers.lines().count() - 1;
+        assert_eq!(asked, refusals + 1, "{out}");
+        assert_eq!(
+            out.matches("Please answer y (promote) or n (do not).")
+                .count(),
+            refusals,
+            "{out}"
+        );
+        assert_eq!(sfens(&out), [want], "{out}");
+    }
+}
+
+/// `help` gives examples of moves legal on the board shown: a 9×9 game's
+/// are not a 6×6 game's.
+#[test]
+fn help_examples_are_moves_of_the_current_board() {
+    for (args, sfen) in [
+        (
+            vec!["play", "--gote", "human"],
+            "rbsgkn/5p/6/6/P5/NKGSBR b - 1",
+        ),
+        (
+            vec![
+                "play",
+                "-v",
+                "shogi",
+                "--gote",
+                "human",
+                "--sfen",
+                "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+            ],
+            "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+        ),
+    ] {
+        let (out, _, _) = run(&args, "help\n");
+        let line = out
+            .lines()
+            .find_map(|l| l.split_once("Type a move in USI (").map(|x| x.1))
+            .unwrap_or_else(|| panic!("{out}"));
+        let usi: Vec<&str> = line
+            .split(')')
+            .next()
+            .unwrap_or_default()
+            .split(", ")
+            .collect();
+        assert!(!usi.is_empty(), "{out}");
+        let variant = args
+            .iter()
+            .position(|a| *a == "-v")
+            .map_or("judkins-shogi", |i| args[i + 1]);
+        let game = koma::Game::load(variant).expect("variant");
+        let setup = koma::setup::Setup::parse_sfen(sfen).expect("sfen");
+        let pos = koma::position::AnyPosition::new(&game, &setup).expect("position");
+        for m in &usi {
+            assert!(pos.parse_move(m).is_ok(), "{m} is no move here: {out}");
+        }
+    }
+}
+
+/// `undo` names the moves it took back: the engine's reply and the move.
+#[test]
+fn undo_says_what_it_took_back() {
+    let (out, _, _) = run(&["play", "--depth", "1"], "6e6d\nundo\nundo\n");
+    let reply = out
+        .lines()
+        .find_map(|l| l.split_once("koma (gote) plays ").map(|x| x.1))
+        .and_then(|r| r.split_whitespace().next())
+        .expect("the engine replied");
+    assert!(
+        out.contains(&format!("Took back {reply} (gote) and 6e6d (sente).")),
+        "{out}"
+    );
+    assert!(out.contains("Nothing to undo."), "{out}");
+}
+
+/// `quit` offers to save a game with moves not saved; Enter leaves without
+/// saving, a file name saves first; a game just saved or without moves is
+/// left at once.
+#[test]
+fn quit_offers_to_save() {
+    const OFFER: &str = "Save the game first?";
+    let dir = std::env::temp_dir().join(format!("koma-quit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("game.txt");
+    let p = path.to_str().expect("path");
+    let human = ["play", "--gote", "human"];
+    let (out, _, code) = run(&human, "quit\n");
+    assert_eq!(code, Some(0));
+    assert!(!out.contains(OFFER), "{out}");
+    let (out, _, _) = run(&human, "6e6d\nquit\n\n");
+    assert!(out.contains(OFFER), "{out}");
+    assert!(!path.exists());
+    let (out, _, _) = run(&human, &format!("6e6d\nquit\n{p}\n"));
+    assert!(out.contains(&format!("Saved the game to {p}.")), "{out}");
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    assert!(saved.contains("6e6d"), "{saved}");
+    let (out, _, _) = run(&human, &format!("6e6d\nsave {p}\nquit\n"));
+    assert!(!out.contains(OFFER), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

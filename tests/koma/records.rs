@@ -543,3 +543,32 @@ fn a_record_that_names_no_variant_is_taken_for_the_formats_own_game() {
     let rec = koma::record::read(jkf, "plain.jkf", None).expect("reads");
     assert_eq!(rec.game.slug(), "shogi");
 }
+
+/// A game started under an alias with a setup of its own (`judkins`,
+/// Fairy-Stockfish's start) is written with that start in every format that
+/// can hold the variant, and read back from it.
+#[test]
+fn a_game_under_an_alias_with_its_own_setup_keeps_its_start() {
+    let game = koma::Game::load("judkins").expect("judkins");
+    let mut pos = AnyPosition::start(&game);
+    let mut rng = Rng(7);
+    let moves = random_moves(&mut pos, &mut rng, 12);
+    let start = AnyPosition::start(&game).to_setup();
+    let rec = GameRecord::from_position(&pos);
+    for format in Format::ALL {
+        let Ok(written) = record::write(&rec, format) else {
+            continue;
+        };
+        // A USI position line names no game: it is given.
+        let given = (format == Format::Usi).then_some(&game);
+        let back = record::read(&written, "alias", given)
+            .unwrap_or_else(|e| panic!("{format}: {e}\n{written}"));
+        assert_eq!(
+            back.start_position().to_setup().ranks,
+            start.ranks,
+            "{format}:\n{written}"
+        );
+        let back_moves: Vec<_> = back.moves.iter().map(|m| m.mv).collect();
+        assert_eq!(back_moves, moves, "{format}");
+    }
+}

@@ -87,6 +87,10 @@ Options:
                        (a diagnostic: keeps koma playing when it cannot read the
                        move notation, e.g. kyotoshogi's "-"; koma then does not
                        see the game's history, so repetitions are its blind spot)
+  --send startpos      give both engines `position startpos moves ...` (each its
+                       own start of UCI_Variant); the game starts from
+                       pyffish.start_fen(V), Fairy-Stockfish's start, also for
+                       judkins (a check that koma's alias starts there too)
   --verbose            print every move
 Determinism: with --opponent random the random mover's choices are a function
 of --seed, the game number and the position; koma's own choices under
@@ -210,7 +214,8 @@ class UciEngine:
         self.expect(lambda l: l == "readyok", timeout)
 
     def bestmove(self, fen, moves, go_args, timeout):
-        pos = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+        start = "position startpos" if fen is None else f"position fen {fen}"
+        pos = start + (" moves " + " ".join(moves) if moves else "")
         self.send(pos)
         self.send("isready")
         errors = []
@@ -304,7 +309,7 @@ def main():
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout-ms", type=int, default=5000)
-    ap.add_argument("--send", choices=["moves", "current"], default="moves")
+    ap.add_argument("--send", choices=["moves", "current", "startpos"], default="moves")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
 
@@ -317,6 +322,8 @@ def main():
     # is sent exactly as given.
     if a.start_fen:
         fen = a.start_fen
+    elif a.send == "startpos":
+        fen = sf.get_fen(variant, sf.start_fen(variant), [])
     elif variant == "judkins":
         fen = JUDKINS_FEN
     else:
@@ -370,6 +377,8 @@ def main():
     def koma_view(moves):
         if a.send == "current":
             return sf.get_fen(variant, fen, moves), []
+        if a.send == "startpos":
+            return None, moves
         return fen, moves
 
     def setup(engine):
@@ -490,7 +499,7 @@ def main():
             else:
                 try:
                     args, limit = go_args(False, sente_to_move)
-                    mv = opp.bestmove(fen, moves, args, timeout(limit))
+                    mv = opp.bestmove(None if a.send == "startpos" else fen, moves, args, timeout(limit))
                     problem = None if mv in legal else f"illegal move {mv}"
                     if not problem and not spend(False, opp):
                         outcome = (1, f"{opp_name} lost on time")

@@ -25,6 +25,7 @@ pub(super) const PIECE: &[&str] = &[
     "trade_limited",
     "value",
     "hand_value",
+    "declaration_points",
     "promotion",
 ];
 /// The keys of a piece's promoted side, `engine.pieces.NAME.promotion`.
@@ -50,6 +51,7 @@ pub(super) const RULES: &[&str] = &[
     "repetition",
     "trade_limits",
     "bare_royal",
+    "declaration",
 ];
 /// The keys of `engine.rules.trade_limits`.
 pub(super) const TRADE_LIMITS: &[&str] = &["distant_protected", "bridge_except", "counterstrike"];
@@ -59,6 +61,8 @@ pub(super) const BARE_ROYAL: &[&str] = &["loses", "uncounted", "both_draw"];
 pub(super) const RECORDS: &[&str] = &["kif_handicap", "pgn_variant"];
 /// The keys of `engine.rules.repetition`.
 pub(super) const REPETITION: &[&str] = &["count", "result", "perpetual_check_loses"];
+/// The keys of `engine.rules.declaration`.
+pub(super) const DECLARATION: &[&str] = &["zone", "pieces", "sente_points", "gote_points"];
 
 /// Every section with its keys, by the section's path (`NAME`: any piece).
 #[cfg(test)]
@@ -72,6 +76,7 @@ pub(super) const SECTIONS: &[(&str, &[&str])] = &[
     ("engine.rules.repetition", REPETITION),
     ("engine.rules.trade_limits", TRADE_LIMITS),
     ("engine.rules.bare_royal", BARE_ROYAL),
+    ("engine.rules.declaration", DECLARATION),
     ("engine.records", RECORDS),
 ];
 

@@ -28,8 +28,8 @@ use crate::variant::Problem;
 use crate::variant::limits::{MAX_FILES, MAX_RANKS};
 use crate::variant::schema::{EngineSpec, PieceSpec, PromotionSpec};
 use keys::{
-    ENGINE, PROMOTION_RULES, RECORDS, RENDER, REPETITION, REPETITION_RESULTS, RULES, TOPOLOGY,
-    TOPOLOGY_TYPES,
+    DECLARATION, ENGINE, PROMOTION_RULES, RECORDS, RENDER, REPETITION, REPETITION_RESULTS, RULES,
+    TOPOLOGY, TOPOLOGY_TYPES,
 };
 use shape::Checker;
 
@@ -208,6 +208,31 @@ impl Checker {
         if let Some(b) = r.get("bare_royal") {
             self.bare_royal_shape(b);
         }
+        if let Some(d) = r.get("declaration").filter(|d| !d.is_null()) {
+            self.declaration(d, rows);
+        }
+    }
+
+    /// `engine.rules.declaration`.
+    fn declaration(&mut self, d: &Value, rows: Option<i64>) {
+        let path = "engine.rules.declaration";
+        let Some(d) = self.map(d, path, DECLARATION, &["sente_points", "gote_points"]) else {
+            return;
+        };
+        let zone = self.int(d, path, "zone", 1, MAX_RANKS.into());
+        if let (Some(z), Some(rows)) = (zone, rows)
+            && z > rows
+        {
+            self.value(
+                "engine.rules.declaration.zone",
+                format!(
+                    "engine.rules.declaration.zone: {z} ranks is deeper than the board's {rows}"
+                ),
+            );
+        }
+        self.int(d, path, "pieces", 0, 256);
+        self.int(d, path, "sente_points", 0, 100_000);
+        self.int(d, path, "gote_points", 0, 100_000);
     }
 
     /// `engine.rules.check_wins`: a check can only be given where the

@@ -79,6 +79,7 @@ impl Checker {
             }
             self.int(p, &path, "value", -MAX_VALUE, MAX_VALUE);
             self.int(p, &path, "hand_value", -MAX_VALUE, MAX_VALUE);
+            self.int(p, &path, "declaration_points", 0, 1000);
             let promoted_steps = match p.get("promotion") {
                 None => Some(None),
                 Some(pr) => self

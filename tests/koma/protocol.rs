@@ -1,0 +1,285 @@
+//! One transcript test per USI command that GUIs rely on beyond the basics:
+//! `go mate`, `go ponder` with `ponderhit` and `stop`, `gameover`,
+//! `USI_Ponder`, `MultiPV`, `Threads` and `bestmove win` (the impasse rule).
+//! Lines are fed to `koma usi` on stdin and the answers read back; searches
+//! are bounded by depth so that the answers are reproducible.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::common::tests_dir;
+
+/// koma's answers to `input` (after `usi`), with the `id`/`option` lines of
+/// the greeting left out.
+fn usi(args: &[&str], input: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koma runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(format!("usi\n{input}").as_bytes())
+        .expect("input written");
+    drop(stdin);
+    let o = child.wait_with_output().expect("koma ends");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| !l.starts_with("id ") && !l.starts_with("option ") && *l != "usiok")
+        .map(str::to_string)
+        .collect()
+}
+
+fn options() -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .arg("usi")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("koma runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"usi\nquit\n")
+        .expect("input written");
+    let o = child.wait_with_output().expect("koma ends");
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| l.starts_with("option "))
+        .map(str::to_string)
+        .collect()
+}
+
+fn bestmoves(lines: &[String]) -> Vec<&str> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect()
+}
+
+/// Positions with a mate, and its length in plies as cshogi finds it
+/// (`tests/protocol/mates.tsv`, from `tests/protocol/make_mates.py`): koma's
+/// `go mate` answers `checkmate` with a mate of that length, every move
+/// legal, the last leaving the defender without a legal move.
+#[test]
+fn go_mate_finds_the_mates_cshogi_finds() {
+    let text = std::fs::read_to_string(tests_dir().join("protocol/mates.tsv")).expect("mates.tsv");
+    let cases: Vec<(&str, usize)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (sfen, plies) = l.split_once('\t').expect("sfen<TAB>plies");
+            (sfen, plies.trim().parse().expect("a number of plies"))
+        })
+        .collect();
+    assert!(cases.len() >= 10, "{} cases", cases.len());
+    let input: String = cases
+        .iter()
+        .map(|(sfen, _)| format!("position sfen {sfen}\ngo mate 20000\n"))
+        .collect();
+    let out = usi(&[], &input);
+    let answers: Vec<&str> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("checkmate "))
+        .collect();
+    assert_eq!(answers.len(), cases.len(), "{out:?}");
+    let shogi = koma::Game::load("shogi").expect("shogi");
+    for ((sfen, plies), answer) in cases.iter().zip(answers) {
+        let moves: Vec<String> = answer.split_whitespace().map(str::to_string).collect();
+        assert_eq!(moves.len(), *plies, "{sfen}: {answer}");
+        let setup = koma::setup::Setup::parse_sfen(sfen).expect("sfen");
+        let pos = koma::position::AnyPosition::from_moves(&shogi, &setup, &moves)
+            .unwrap_or_else(|e| panic!("{sfen}: {answer}: {e}"));
+        assert!(pos.legal_moves().is_empty(), "{sfen}: {answer} is no mate");
+    }
+}
+
+#[test]
+fn go_mate_says_nomate_and_timeout() {
+    let out = usi(
+        &[],
+        // No check at all from the start: proved at once.
+        "position startpos\ngo mate 5000\n\
+         position sfen 4k4/9/9/9/9/9/9/9/4K4 b RBG 1\ngo mate 200\n\
+         position sfen 4k4/9/9/9/9/9/9/9/4K4 b RBG 1\ngo mate infinite\nstop\n\
+         position startpos\ngo mate soon\n\
+         position sfen nonsense\ngo mate 100\n",
+    );
+    assert_eq!(
+        out,
+        [
+            "checkmate nomate",
+            "checkmate timeout",
+            "checkmate timeout",
+            "info string error: 'go mate soon': expected a time in ms or 'infinite'",
+            "checkmate timeout",
+            "info string error: bad SFEN: the SFEN has no side to move: expected 'b' (sente) or 'w' (gote) (at character 9)",
+            "info string error: the last position was refused; send a valid position first",
+            "checkmate nomate"
+        ],
+        "{out:?}"
+    );
+}
+
+#[test]
+fn go_ponder_answers_after_ponderhit_or_stop_only() {
+    // A ponder search of depth 3 finishes at once but waits; `ponderhit`
+    // searches the same `go` for real; one answer.
+    let out = usi(
+        &[],
+        "position startpos moves 7g7f 3c3d\ngo ponder depth 3\nponderhit\nisready\n",
+    );
+    assert_eq!(bestmoves(&out).len(), 1, "{out:?}");
+    let best = out
+        .iter()
+        .position(|l| l.starts_with("bestmove "))
+        .expect("bestmove");
+    assert!(out[best - 1].starts_with("info depth 3 "), "{out:?}");
+    // `stop` ends it with an answer; `gameover` ends it too.
+    let out = usi(&[], "position startpos\ngo ponder\nstop\nisready\n");
+    assert_eq!(bestmoves(&out).len(), 1, "{out:?}");
+    let out = usi(
+        &[],
+        "position startpos\ngo ponder\ngameover lose\nisready\n",
+    );
+    assert_eq!(bestmoves(&out).len(), 1, "{out:?}");
+    assert_eq!(out.last().map(String::as_str), Some("readyok"), "{out:?}");
+}
+
+/// `bestmove M ponder R`: R is the reply of the line reported last, legal
+/// after M.
+#[test]
+fn bestmove_offers_a_ponder_move_from_its_line() {
+    let out = usi(&[], "position startpos moves 7g7f\ngo depth 4\n");
+    let last_pv = out
+        .iter()
+        .rfind(|l| l.starts_with("info depth 4 "))
+        .and_then(|l| l.split_once(" pv "))
+        .map(|(_, pv)| pv.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .expect("a depth 4 line");
+    let best = bestmoves(&out);
+    assert_eq!(best.len(), 1);
+    assert_eq!(best[0].replace(" ponder ", " "), last_pv, "{out:?}");
+}
+
+#[test]
+fn usi_ponder_is_an_option_with_true_or_false() {
+    assert!(options().contains(&"option name USI_Ponder type check default false".to_string()));
+    let out = usi(
+        &[],
+        "setoption name USI_Ponder value true\nsetoption name USI_Ponder value maybe\nisready\n",
+    );
+    assert_eq!(
+        out,
+        [
+            "info string error: USI_Ponder is true or false, not 'maybe'",
+            "readyok"
+        ]
+    );
+}
+
+/// `MultiPV 3`: three lines a depth, numbered, with three different first
+/// moves; line 1 is the move played, scores do not rise from line to line.
+#[test]
+fn multipv_reports_that_many_lines() {
+    assert!(
+        options().contains(&"option name MultiPV type spin default 1 min 1 max 64".to_string())
+    );
+    let out = usi(
+        &[],
+        "setoption name MultiPV value 3\nposition startpos\ngo depth 3\nsetoption name MultiPV value 0\n",
+    );
+    for depth in 1..=3 {
+        let lines: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with(&format!("info depth {depth} ")))
+            .collect();
+        assert_eq!(lines.len(), 3, "{out:?}");
+        let field = |l: &str, key: &str| -> String {
+            let rest = l.split_once(&format!(" {key} ")).expect(key).1;
+            rest.split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        let k: Vec<String> = lines.iter().map(|l| field(l, "multipv")).collect();
+        assert_eq!(k, ["1", "2", "3"]);
+        let first: std::collections::BTreeSet<String> =
+            lines.iter().map(|l| field(l, "pv")).collect();
+        assert_eq!(first.len(), 3, "{lines:?}");
+        let scores: Vec<i32> = lines
+            .iter()
+            .map(|l| field(l, "cp").parse().unwrap_or(0))
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{lines:?}");
+        if depth == 3 {
+            assert_eq!(
+                bestmoves(&out)[0].split(' ').next(),
+                Some(field(lines[0], "pv").as_str())
+            );
+        }
+    }
+    assert!(
+        out.iter()
+            .any(|l| l.contains("MultiPV is a number from 1 to 64, not '0'")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn threads_offers_one_and_refuses_more() {
+    assert!(options().contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+    let out = usi(
+        &[],
+        "setoption name Threads value 1\nsetoption name Threads value 4\nisready\n",
+    );
+    assert_eq!(
+        out,
+        [
+            "info string error: Threads: koma searches on one thread; '4' is not offered",
+            "readyok"
+        ]
+    );
+}
+
+/// The impasse rule of `variants/shogi.md`: king in the camp, ten other
+/// pieces there, 28 points for sente, 27 for gote (rook and bishop 5).
+#[test]
+fn bestmove_win_under_the_impasse_rule() {
+    let go = |sfen: &str| format!("position sfen {sfen}\ngo depth 1\n");
+    let input = [
+        // Sente: 8 pieces on rank a, rook and bishop on b (10 pieces, 18
+        // points), 10 pawns in hand: 28.
+        go("+L+NSG1GS+N+L/1R2K2B1/9/9/9/9/9/9/4k4 b 10P 1"),
+        // 27 points are not enough for sente.
+        go("+L+NSG1GS+N+L/1R2K2B1/9/9/9/9/9/9/4k4 b 9P 1"),
+        // 27 are for gote.
+        go("4K4/9/9/9/9/9/9/1r2k2b1/+l+nsg1gs+n+l w 9p 1"),
+        go("4K4/9/9/9/9/9/9/1r2k2b1/+l+nsg1gs+n+l w 8p 1"),
+        // Enough points, but the king is outside the camp.
+        go("+L+NSG1GS+N+L/1R5B1/9/4K4/9/9/9/9/4k4 b 10P 1"),
+        // In check: no declaration.
+        go("+L+NSG1GS+N+L/1R2K2B1/9/9/9/4r4/9/9/4k4 b 10P 1"),
+    ]
+    .concat();
+    let out = usi(&[], &input);
+    let answers: Vec<&str> = bestmoves(&out);
+    assert_eq!(answers.len(), 6, "{out:?}");
+    let wins: Vec<bool> = answers.iter().map(|a| *a == "win").collect();
+    assert_eq!(wins, [true, false, true, false, false, false], "{out:?}");
+    // Only shogi's file has the rule: the same count in another game is no win.
+    let out = usi(
+        &["usi", "--variant", "sho-shogi"],
+        &go("+L+NSG1GS+N+L/1R2K2B1/9/9/9/9/9/9/4k4 b - 1"),
+    );
+    assert_ne!(bestmoves(&out), ["win"], "{out:?}");
+}
