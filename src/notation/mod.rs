@@ -471,6 +471,13 @@ impl<B: Bitboard> Position<B> {
                     to,
                     promote: !promote,
                 };
+                if legal.contains(&other) && rules.promotion == PromotionRule::Capture {
+                    return if promote {
+                        "a piece turns over only when it captures".into()
+                    } else {
+                        "a capture turns the capturing piece over".into()
+                    };
+                }
                 if legal.contains(&other) {
                     return if promote {
                         match info.promotion {

@@ -203,7 +203,7 @@ impl<B: Bitboard> Position<B> {
                     return;
                 }
                 let targets = rules.targets(us, role, from, occ, theirs)
-                    & rules.arrival(us, role, from)
+                    & rules.arrival(us, role, from, theirs)
                     & to_mask;
                 match &guard {
                     Some(g) if g.royal == from => {
@@ -244,7 +244,7 @@ impl<B: Bitboard> Position<B> {
         if rules.has_two_legs {
             for role in rules.all_roles().filter(|&r| rules.role(r).two_legs) {
                 for from in (self.by_role[role.index()] & ours).squares() {
-                    let arrival = rules.arrival(us, role, from);
+                    let arrival = rules.arrival(us, role, from, theirs);
                     let plain = self.push_two_legs(out, role, from, occ, theirs)
                         & arrival
                         & to_mask
@@ -373,16 +373,17 @@ impl<B: Bitboard> Position<B> {
     fn may_promote(&self, role: Role, from: Square, to: Square) -> bool {
         let rules = &*self.rules;
         let info = rules.role(role);
-        match rules.promotion {
-            PromotionRule::Flip => info.other_side.is_some(),
-            _ => {
-                info.promotion.is_some()
-                    && (rules.zone[self.turn.index()] & (B::from_square(from) | B::from_square(to)))
-                        .any()
-                    && (rules.promotion != PromotionRule::Entering
-                        || self.may_promote_entering(role, from, to))
-            }
+        // One test for both of the rules that turn pieces both ways, so
+        // that the zone rules pay nothing for `capture`.
+        if rules.promotion.turns_both_ways() {
+            return info.other_side.is_some()
+                && (rules.promotion == PromotionRule::Flip
+                    || self.by_color[self.turn.opposite().index()].contains(to));
         }
+        info.promotion.is_some()
+            && (rules.zone[self.turn.index()] & (B::from_square(from) | B::from_square(to))).any()
+            && (rules.promotion != PromotionRule::Entering
+                || self.may_promote_entering(role, from, to))
     }
 
     /// `promotion: entering`, for a move that starts or ends in the zone:
@@ -489,7 +490,14 @@ impl<B: Bitboard> Position<B> {
             to,
             promote,
         };
-        if !self.may_promote(role, from, to) {
+        // A move in two legs captures on the way: under `promotion:
+        // capture` that turns the piece over wherever it ends.
+        let promotes = if rules.promotion == PromotionRule::Capture {
+            rules.role(role).other_side.is_some()
+        } else {
+            self.may_promote(role, from, to)
+        };
+        if !promotes {
             if mobile {
                 out.push(mv(false));
             }

@@ -128,6 +128,10 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                 } else {
                     stay
                 }
+            } else if rules.promotion == PromotionRule::Capture {
+                // A quiet move never turns it over; the captures that do
+                // are added by `Rules::arrival`.
+                stay
             } else if info.promotion.is_some() {
                 stay | rules.zone[color.index()]
             } else {
@@ -167,7 +171,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
             max_per_file: p.max_per_file.map(|m| m.min(255) as u8),
             drop_mate_illegal: p.drop_mate_illegal,
             keeps_file: keeps_file(&piece.moves)
-                && !(rule == PromotionRule::Flip && piece.promotion().is_some()),
+                && !(rule.turns_both_ways() && piece.promotion().is_some()),
             kanji: p.kanji.clone(),
             kif: kif_names(&p.kif, &p.kanji),
             csa: p.csa.clone(),

@@ -311,13 +311,25 @@ impl<B: Bitboard> Rules<B> {
 
     /// Where a move of the role from `from` may end as far as promotion is
     /// concerned: a piece that cannot promote on the move may not go where
-    /// it could never move again.
+    /// it could never move again. Under `promotion: capture` its captures on
+    /// `theirs` turn it over, so they may also end where its other side can
+    /// move.
     #[inline]
-    pub(crate) fn arrival(&self, color: Color, role: Role, from: Square) -> B {
+    pub(crate) fn arrival(&self, color: Color, role: Role, from: Square, theirs: B) -> B {
         let info = &self.roles[role.index()];
-        let turns_over = match self.promotion {
-            PromotionRule::Flip => info.other_side.is_some(),
-            _ => info.promotion.is_some() && self.zone[color.index()].contains(from),
+        // One test for both of the rules that turn pieces both ways, so
+        // that the zone rules pay nothing for `capture`.
+        let turns_over = if self.promotion.turns_both_ways() {
+            match info.other_side {
+                Some(_) if self.promotion == PromotionRule::Flip => true,
+                Some(other) => {
+                    return self.arrive[self.cr(color, role)]
+                        | (theirs & self.mobile(color, other));
+                }
+                None => false,
+            }
+        } else {
+            info.promotion.is_some() && self.zone[color.index()].contains(from)
         };
         if turns_over {
             self.all

@@ -19,7 +19,7 @@ Run from anywhere (needs python3 with pyffish, and a built koma:
     python3 tests/diff/harness.py --jobs 2 --max-seconds 2400   # as many games as fit
 
 Options:
-  --variants a,b    koma slugs or Fairy-Stockfish names (default: all thirteen)
+  --variants a,b    koma slugs or Fairy-Stockfish names (default: all fourteen)
   --games N         games per variant (default 20; unlimited with --max-seconds)
   --plies P         at most P moves a game (default 200)
   --seed S          base seed (default 1); game g of variant v uses the seed
@@ -163,6 +163,7 @@ VARIANTS = [
      "lnsgkqgsnl/1r6b1/pppppppppp/10/10/10/10/PPPPPPPPPP/1B6R1/LNSGQKGSNL[] w - - 0 1"),
     ("gorogoro-plus", "gorogoroplus", "sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w - - 0 1"),
     ("check-shogi", "checkshogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"),
+    ("micro-shogi", "micro", "kb+r+l/p3/4/3P/+L+RBK[] w - - 0 1"),
 ]
 BY_NAME = {}
 for _slug, _fs, _start in VARIANTS:
@@ -173,7 +174,7 @@ DROP_PAWN = {"shogi": "P", "minishogi": "P", "judkins": "P", "gorogoro": "P",
              "euroshogi": "P", "torishogi": "S", "okisakishogi": "P", "gorogoroplus": "P",
              "checkshogi": "P"}
 # variants with pawn-like drops worth aiming at the king in the aggressive style
-AIM_PAWN = dict(DROP_PAWN, yarishogi="P", dobutsu="C", kyotoshogi="P")
+AIM_PAWN = dict(DROP_PAWN, yarishogi="P", dobutsu="C", kyotoshogi="P", micro="P")
 NO_HANDS = {"shoshogi"}
 # variants whose check status is asked from the FEN at every ply: in sho shogi
 # FS's gives_check(move), behind the SAN '+', can miss a check that

@@ -93,7 +93,7 @@ SLUG = {
     "gorogoro": "gorogoro-shogi", "euroshogi": "euroshogi", "yarishogi": "yari-shogi",
     "torishogi": "tori-shogi", "dobutsu": "dobutsu-shogi", "kyotoshogi": "kyoto-shogi",
     "shoshogi": "sho-shogi", "okisakishogi": "okisaki-shogi", "gorogoroplus": "gorogoro-plus",
-    "checkshogi": "check-shogi",
+    "checkshogi": "check-shogi", "micro": "micro-shogi",
 }
 DROP_MATE_VARIANTS = ["judkins", "shogi", "minishogi", "gorogoro", "euroshogi", "torishogi",
                       "okisakishogi", "gorogoroplus"]
@@ -230,6 +230,7 @@ STARTS = {
     "okisakishogi": ["lnsgkqgsnl/1r6b1/pppppppppp/10/10/10/10/PPPPPPPPPP/1B6R1/LNSGQKGSNL[] w - - 0 1"],
     "gorogoroplus": ["sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w - - 0 1"],
     "checkshogi": ["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"],
+    "micro": ["kb+r+l/p3/4/3P/+L+RBK[] w - - 0 1"],
 }
 
 # Sets per output file: (variant, start fen, number of positions, base seed)
@@ -239,7 +240,7 @@ SETS = {
 }
 for _i, _v in enumerate(["shogi", "minishogi", "gorogoro", "euroshogi", "yarishogi",
                          "torishogi", "dobutsu", "kyotoshogi", "shoshogi", "okisakishogi",
-                         "gorogoroplus", "checkshogi"]):
+                         "gorogoroplus", "checkshogi", "micro"]):
     SETS[_v] = [(_v, STARTS[_v][0], 150, 3000 + 1000 * _i)]
 
 # Positions always included (variant -> fens), e.g. a pawn-drop-mate test.
