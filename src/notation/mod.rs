@@ -450,7 +450,7 @@ impl<B: Bitboard> Position<B> {
                     return format!("{} is occupied by a {} piece", name(to), us.name());
                 }
                 if !rules
-                    .targets(
+                    .targets_all(
                         us,
                         p.role,
                         from,

@@ -166,7 +166,10 @@ impl<B: Bitboard> Position<B> {
         if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal_on_board().is_some() {
             return;
         }
-        if !self.rules.has_two_legs {
+        // Pins and check masks describe neither two-leg moves nor hops over
+        // a screen (a move can add or take away a screen): those games try
+        // each move instead.
+        if !(self.rules.has_two_legs || self.rules.has_hoppers) {
             self.generate_with(out, &self.guard(), to_mask, drops);
         } else if self.rules.check {
             let mut tried = Tried {
@@ -250,6 +253,22 @@ impl<B: Bitboard> Position<B> {
                         & to_mask
                         & !rules.targets(us, role, from, occ, theirs);
                     for to in plain.squares() {
+                        self.push_normal(out, role, from, to);
+                    }
+                }
+            }
+        }
+
+        // Hops over a screen (only ever without a guard), but for squares
+        // the piece's other moves reach.
+        if rules.has_hoppers {
+            for role in rules.all_roles().filter(|&r| rules.role(r).hops) {
+                for from in (self.by_role[role.index()] & ours).squares() {
+                    let hops = rules.hop_targets(us, role, from, occ, theirs)
+                        & rules.arrival(us, role, from, theirs)
+                        & to_mask
+                        & !rules.targets(us, role, from, occ, theirs);
+                    for to in hops.squares() {
                         self.push_normal(out, role, from, to);
                     }
                 }
@@ -522,7 +541,11 @@ impl<B: Bitboard> Position<B> {
             return false;
         };
         let occ = self.occupied() | B::from_square(to);
-        if !self.rules.attacks(us, role, to, occ).contains(their_royal) {
+        if !self
+            .rules
+            .attacks_all(us, role, to, occ)
+            .contains(their_royal)
+        {
             return false;
         }
         let mut after = self.without_history();

@@ -72,6 +72,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.check_wins = rules_spec.check_wins;
     rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
     rules.has_two_legs = rules.roles.iter().any(|r| r.two_legs);
+    rules.has_hoppers = rules.roles.iter().any(|r| r.hops);
     for row in rules.start.ranks.iter() {
         for p in row.iter().flatten() {
             if rules.role_by_letter(p.letter, p.promoted).is_some_and(|r| {
@@ -145,6 +146,7 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
 /// Whether no move of the movement changes the piece's file.
 fn keeps_file(moves: &Moves) -> bool {
     moves.steps.iter().all(|s| s.dx == 0)
+        && moves.hoppers.iter().all(|h| h.dx == 0)
         && moves
             .two_legs
             .iter()
@@ -180,6 +182,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
             hand_value: p.hand_value.unwrap_or(p.value.unwrap_or(100) * 115 / 100),
             rides: piece.moves.steps.iter().any(|s| s.max != 1),
             two_legs: !piece.moves.two_legs.is_empty(),
+            hops: !piece.moves.hoppers.is_empty(),
         };
         match piece.promotion() {
             None => {
@@ -211,6 +214,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
                     hand_value: 0,
                     rides: promoted_steps.steps.iter().any(|s| s.max != 1),
                     two_legs: !promoted_steps.two_legs.is_empty(),
+                    hops: !promoted_steps.hoppers.is_empty(),
                 });
                 steps.push(promoted_steps.clone());
             }

@@ -19,7 +19,7 @@ Run from anywhere (needs python3 with pyffish, and a built koma:
     python3 tests/diff/harness.py --jobs 2 --max-seconds 2400   # as many games as fit
 
 Options:
-  --variants a,b    koma slugs or Fairy-Stockfish names (default: all fourteen)
+  --variants a,b    koma slugs or Fairy-Stockfish names (default: all fifteen)
   --games N         games per variant (default 20; unlimited with --max-seconds)
   --plies P         at most P moves a game (default 200)
   --seed S          base seed (default 1); game g of variant v uses the seed
@@ -71,7 +71,8 @@ Oracle semantics (per position, from its FEN alone, no move history):
   * check: pyffish's gives_check (FS's checkers() of the side to move). FS has
     no royal piece in dobutsu, so check is always 0 there (koma must say 0),
     and none in sho shogi while king and prince are both on the board (0).
-  * variants defined in Fairy-Stockfish's variants.ini (goro goro plus) are
+  * variants defined in Fairy-Stockfish's variants.ini (goro goro plus,
+    cannon shogi) are
     loaded into pyffish, and the oracle's pawn-drop-mate table is completed
     (okisaki, goro goro plus), from tests/oracle/generate.py (VARIANTS_INI,
     MORE_DROP_MATE_ILLEGAL), which generates the oracle files the same way;
@@ -164,6 +165,8 @@ VARIANTS = [
     ("gorogoro-plus", "gorogoroplus", "sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w - - 0 1"),
     ("check-shogi", "checkshogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"),
     ("micro-shogi", "micro", "kb+r+l/p3/4/3P/+L+RBK[] w - - 0 1"),
+    ("cannon-shogi", "cannonshogi",
+     "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[] w - - 0 1"),
 ]
 BY_NAME = {}
 for _slug, _fs, _start in VARIANTS:
