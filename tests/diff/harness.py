@@ -27,8 +27,9 @@ Options:
   --jobs J          worker processes (default: min(2, CPUs))
   --max-seconds T   stop cleanly after T seconds (games in flight stop at the
                     next ply; the positions seen so far are compared and counted)
-  --sample          CI sample: 3 games x 40 plies per variant, seed 1 (1498
-                    positions; about 13 s on 2 cores; add --self-check to also
+  --sample          CI sample: 3 games x 40 plies per variant, seed 1 (1678
+                    positions; 44 s with --jobs 1 on a loaded machine, the
+                    first 1498 about 13 s on 2 idle cores; add --self-check to also
                     verify the speed-ups, about 75 s). Its check shogi games
                     end before any check: run longer games for that ending
   --self-check      also recompute every answer the slow, plain way (see
