@@ -35,9 +35,11 @@
 
 mod ast;
 mod compile;
+mod hop;
 
 pub use ast::{Atom, LaterLeg, Movement, Part, Span};
-pub use compile::{HopKind, Hopper, Leg, Mode, Moves, Step, TwoLegs, compile};
+pub use compile::{Leg, Mode, Moves, Step, TwoLegs, compile};
+pub use hop::{HopKind, Hopper};
 
 use pest::Parser;
 
