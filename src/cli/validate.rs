@@ -121,6 +121,7 @@ fn summary<B: koma::board::Bitboard>(rules: &koma::rules::Rules<B>) -> String {
         PromotionRule::Optional => format!("promotion optional in {ranks}"),
         PromotionRule::Mandatory => format!("promotion mandatory in {ranks}"),
         PromotionRule::Flip => "pieces flip at every move".to_string(),
+        PromotionRule::Capture => "pieces flip at every capture".to_string(),
         PromotionRule::Entering => format!("promotion on entering {ranks} or capturing there"),
     };
     let drops = if rules.drops { "drops" } else { "no drops" };

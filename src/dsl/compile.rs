@@ -1,5 +1,6 @@
 //! Checks a movement AST and turns it into move vectors.
 
+use super::hop::{Hopper, compile_hop};
 use super::{Atom, DslError, Movement, Part, Span};
 
 /// Whether a move may go to an empty square, capture, or both.
@@ -49,13 +50,15 @@ pub struct TwoLegs {
     pub second: Leg,
 }
 
-/// A compiled movement: its one-leg steps and its two-leg moves.
+/// A compiled movement: its one-leg steps, its two-leg moves and its hops.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Moves {
     /// Leaps and rides.
     pub steps: Vec<Step>,
     /// Moves in two legs.
     pub two_legs: Vec<TwoLegs>,
+    /// Moves over a screen (`p`, `g`).
+    pub hoppers: Vec<Hopper>,
 }
 
 /// The largest range a rider may be given (beyond any board koma plays on).
@@ -95,8 +98,11 @@ pub fn compile(movement: &Movement) -> Result<Moves, Vec<DslError>> {
             });
         }
     }
+    let mut hoppers = Vec::new();
     for part in &movement.parts {
-        let compiled = if part.later_legs.is_empty() {
+        let compiled = if part.modifiers.iter().any(|&(c, _)| c == 'p' || c == 'g') {
+            compile_hop(part).map(|mut h| hoppers.append(&mut h))
+        } else if part.later_legs.is_empty() {
             compile_part(part).map(|mut s| steps.append(&mut s))
         } else {
             compile_legs(part).map(|mut l| two_legs.append(&mut l))
@@ -112,7 +118,13 @@ pub fn compile(movement: &Movement) -> Result<Moves, Vec<DslError>> {
     steps.dedup();
     two_legs.sort();
     two_legs.dedup();
-    Ok(Moves { steps, two_legs })
+    hoppers.sort();
+    hoppers.dedup();
+    Ok(Moves {
+        steps,
+        two_legs,
+        hoppers,
+    })
 }
 
 /// The mode letters of a leg: its mode (`default` without one) and any
@@ -336,7 +348,7 @@ fn symmetric(dx: i8, dy: i8) -> Vec<(i8, i8)> {
     v
 }
 
-fn compile_part(part: &Part) -> Result<Vec<Step>, Vec<DslError>> {
+pub(super) fn compile_part(part: &Part) -> Result<Vec<Step>, Vec<DslError>> {
     let mut errors = Vec::new();
     let mut mode = Mode::Both;
     let mut mode_seen: Option<(char, Span)> = None;

@@ -26,12 +26,20 @@
 //!   first leg's step, `b` comes back, and the square left counts as empty
 //!   (`cabK` captures without moving, `mabK` passes). Two legs at most, each
 //!   a single step of a leaper or `K`.
+//! - hops (Betza's `p` and `g`): a `p` rider jumps over the first piece on
+//!   its line (the screen) and then goes on as a rider to an empty square
+//!   or to the next piece, which it may capture (`mRcpR` is a xiangqi
+//!   cannon); a `g` rider lands on the square just beyond the screen (a
+//!   grasshopper). A range limits how far from its square a `p` rider may
+//!   land (`pB2`: over a neighbour to the square behind it).
 
 mod ast;
 mod compile;
+mod hop;
 
 pub use ast::{Atom, LaterLeg, Movement, Part, Span};
 pub use compile::{Leg, Mode, Moves, Step, TwoLegs, compile};
+pub use hop::{HopKind, Hopper};
 
 use pest::Parser;
 
@@ -89,7 +97,7 @@ fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> DslError {
             format!("'{c}' is not a supported atom: expected one of W F D N A H C Z G K R B Q")
         }
         Some(c) if c.is_ascii_lowercase() => format!(
-            "'{c}' is not a supported modifier: expected f b l r v s h (directions), m c (modes) or a (next leg), followed by an atom"
+            "'{c}' is not a supported modifier: expected f b l r v s h (directions), m c (modes), p g (hops) or a (next leg), followed by an atom"
         ),
         Some(c) if c.is_ascii_digit() => {
             format!("a range ('{c}') must follow an atom")

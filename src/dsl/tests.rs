@@ -188,3 +188,92 @@ fn legs_refuse_riders_ranges_a_third_leg_and_other_directions() {
     );
     assert!(error("camcK").contains("leave no move"));
 }
+
+/// The hops of a movement: (dx, dy, max, mode, kind), sorted.
+fn hops(text: &str) -> Vec<(i8, i8, u8, Mode, HopKind)> {
+    let mut v: Vec<_> = moves(text)
+        .unwrap_or_else(|e| panic!("{text}: {e:?}"))
+        .hoppers
+        .into_iter()
+        .map(|h| (h.dx, h.dy, h.max, h.mode, h.kind))
+        .collect();
+    v.sort();
+    v
+}
+
+fn errors(text: &str) -> Vec<(String, usize)> {
+    moves(text)
+        .err()
+        .unwrap_or_else(|| panic!("{text} was accepted"))
+        .into_iter()
+        .map(|e| (e.message, e.span.start))
+        .collect()
+}
+
+#[test]
+fn a_cannon_rides_to_move_and_hops_to_capture() {
+    let m = moves("mRcpR").expect("a cannon");
+    assert_eq!(m.steps.len(), 4);
+    assert!(
+        m.steps
+            .iter()
+            .all(|s| s.mode == Mode::MoveOnly && s.max == 0)
+    );
+    let h = hops("mRcpR");
+    assert_eq!(h.len(), 4);
+    assert!(
+        h.iter()
+            .all(|&(dx, dy, max, mode, kind)| (dx == 0) != (dy == 0)
+                && max == 0
+                && mode == Mode::CaptureOnly
+                && kind == HopKind::Beyond)
+    );
+}
+
+#[test]
+fn hop_ranges_count_from_the_origin_and_grasshoppers_land_next() {
+    let h = hops("pB2");
+    assert_eq!(h.len(), 4);
+    assert!(h.iter().all(|&(dx, dy, max, mode, _)| dx.abs() == 1
+        && dy.abs() == 1
+        && max == 2
+        && mode == Mode::Both));
+    let g = hops("gQ");
+    assert_eq!(g.len(), 8);
+    assert!(
+        g.iter()
+            .all(|&(_, _, max, _, kind)| max == 0 && kind == HopKind::Next)
+    );
+    assert_eq!(hops("fpR"), vec![(0, 1, 0, Mode::Both, HopKind::Beyond)]);
+    // Hops and steps stay apart.
+    let m = moves("mRpRmFpB2").expect("a flying cannon");
+    assert_eq!((m.steps.len(), m.hoppers.len()), (8, 8));
+}
+
+#[test]
+fn malformed_hops_are_refused_at_their_letters() {
+    assert_eq!(errors("pW")[0].1, 1);
+    assert!(errors("pW")[0].0.contains("needs a rider"));
+    assert_eq!(errors("pN")[0].1, 1);
+    assert!(errors("pNN")[0].0.contains("orthogonal or diagonal lines"));
+    assert_eq!(
+        errors("gR2"),
+        vec![(
+            "a grasshopper ('g') lands just beyond its screen: it takes no range".into(),
+            2
+        )]
+    );
+    assert_eq!(errors("KpR1")[0].1, 3);
+    assert!(errors("pgR")[0].0.contains("not both"));
+    assert_eq!(errors("pgR")[0].1, 1);
+    assert!(
+        errors("pcaK")
+            .iter()
+            .any(|e| e.0.contains("cannot be part of a move in legs"))
+    );
+    assert!(
+        errors("mapR")
+            .iter()
+            .any(|e| e.0.contains("not supported on a later leg"))
+    );
+}

@@ -10,7 +10,7 @@ use std::marker::PhantomData;
 
 use crate::board::{Bitboard, Color};
 use crate::position::Position;
-use crate::rules::{PromotionRule, Role, Rules};
+use crate::rules::{Role, Rules};
 
 use super::Score;
 
@@ -215,7 +215,7 @@ impl<B: Bitboard> Evaluator<B> {
             })
             .collect();
         let mut placement = vec![0; 2 * roles * n];
-        if rules.promotion != PromotionRule::Flip {
+        if !rules.promotion.turns_both_ways() {
             for color in Color::ALL {
                 let zone_ranks: Vec<i32> = rules.zone[color.index()]
                     .squares()

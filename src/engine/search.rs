@@ -169,7 +169,7 @@ fn checks_directly<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
         }
         Move::Drop { role, to } => (role, to, pos.occupied() | B::from_square(to)),
     };
-    rules.attacks(us, role, to, occ).contains(k)
+    rules.attacks_all(us, role, to, occ).contains(k)
 }
 
 impl Engine {

@@ -465,7 +465,7 @@ impl<B: Bitboard> Position<B> {
                     return format!("{} is occupied by a {} piece", name(to), us.name());
                 }
                 if !rules
-                    .targets(
+                    .targets_all(
                         us,
                         p.role,
                         from,
@@ -486,6 +486,13 @@ impl<B: Bitboard> Position<B> {
                     to,
                     promote: !promote,
                 };
+                if legal.contains(&other) && rules.promotion == PromotionRule::Capture {
+                    return if promote {
+                        "a piece turns over only when it captures".into()
+                    } else {
+                        "a capture turns the capturing piece over".into()
+                    };
+                }
                 if legal.contains(&other) {
                     return if promote {
                         match info.promotion {

@@ -257,11 +257,33 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
         let att = self.one_leg_attackers(sq, by, occ);
-        if self.rules.has_two_legs {
-            att | self.two_leg_attackers(sq, by)
+        if self.rules.has_two_legs || self.rules.has_hoppers {
+            att | self.two_leg_attackers(sq, by) | self.hop_attackers(sq, by, occ)
         } else {
             att
         }
+    }
+
+    /// Pieces of `by` that hop over a screen onto `sq`, given the
+    /// occupancy: each hopper's own attacks are looked at, since a hop seen
+    /// from its target is not the same move turned round (a grasshopper's
+    /// screen is next to where it lands, not next to where it stands).
+    /// Kept out of line: games without hoppers never call it.
+    #[inline(never)]
+    fn hop_attackers(&self, sq: Square, by: Color, occ: B) -> B {
+        let rules = &*self.rules;
+        let mut att = B::EMPTY;
+        if !rules.has_hoppers {
+            return att;
+        }
+        for role in rules.all_roles().filter(|&r| rules.role(r).hops) {
+            for from in self.pieces(by, role).squares() {
+                if rules.hop_attacks(by, role, from, occ).contains(sq) {
+                    att |= B::from_square(from);
+                }
+            }
+        }
+        att
     }
 
     /// Pieces of `by` whose leaps and rides attack `sq`, given the occupancy.
@@ -289,6 +311,9 @@ impl<B: Bitboard> Position<B> {
         let victims = self.by_color[by.opposite().index()];
         let empty = rules.all & !self.occupied();
         let mut att = B::EMPTY;
+        if !rules.has_two_legs {
+            return att;
+        }
         for role in rules.all_roles().filter(|&r| rules.role(r).two_legs) {
             for from in self.pieces(by, role).squares() {
                 let left = empty | B::from_square(from);

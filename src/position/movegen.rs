@@ -231,7 +231,10 @@ impl<B: Bitboard> Position<B> {
 
     /// The legal moves by the check rule (all the rules but the trade limits).
     fn generate_legal<S: Sink>(&self, out: &mut S, to_mask: B, drops: bool) {
-        if !self.rules.has_two_legs {
+        // Pins and check masks describe neither two-leg moves nor hops over
+        // a screen (a move can add or take away a screen): those games try
+        // each move instead.
+        if !(self.rules.has_two_legs || self.rules.has_hoppers) {
             self.generate_with(out, &self.guard(), to_mask, drops);
         } else if self.rules.check {
             let mut tried = Tried {
@@ -268,7 +271,7 @@ impl<B: Bitboard> Position<B> {
                     return;
                 }
                 let targets = rules.targets(us, role, from, occ, theirs)
-                    & rules.arrival(us, role, from)
+                    & rules.arrival(us, role, from, theirs)
                     & to_mask;
                 let t = match &guard {
                     Some(g) if g.royal == from => {
@@ -309,12 +312,28 @@ impl<B: Bitboard> Position<B> {
         if rules.has_two_legs {
             for role in rules.all_roles().filter(|&r| rules.role(r).two_legs) {
                 for from in (self.by_role[role.index()] & ours).squares() {
-                    let arrival = rules.arrival(us, role, from);
+                    let arrival = rules.arrival(us, role, from, theirs);
                     let plain = self.push_two_legs(out, role, from, occ, theirs)
                         & arrival
                         & to_mask
                         & !rules.targets(us, role, from, occ, theirs);
                     for to in plain.squares() {
+                        self.push_normal(out, role, from, to);
+                    }
+                }
+            }
+        }
+
+        // Hops over a screen (only ever without a guard), but for squares
+        // the piece's other moves reach.
+        if rules.has_hoppers {
+            for role in rules.all_roles().filter(|&r| rules.role(r).hops) {
+                for from in (self.by_role[role.index()] & ours).squares() {
+                    let hops = rules.hop_targets(us, role, from, occ, theirs)
+                        & rules.arrival(us, role, from, theirs)
+                        & to_mask
+                        & !rules.targets(us, role, from, occ, theirs);
+                    for to in hops.squares() {
                         self.push_normal(out, role, from, to);
                     }
                 }
@@ -442,16 +461,17 @@ impl<B: Bitboard> Position<B> {
     fn may_promote(&self, role: Role, from: Square, to: Square) -> bool {
         let rules = &*self.rules;
         let info = rules.role(role);
-        match rules.promotion {
-            PromotionRule::Flip => info.other_side.is_some(),
-            _ => {
-                info.promotion.is_some()
-                    && (rules.zone[self.turn.index()] & (B::from_square(from) | B::from_square(to)))
-                        .any()
-                    && (rules.promotion != PromotionRule::Entering
-                        || self.may_promote_entering(role, from, to))
-            }
+        // One test for both of the rules that turn pieces both ways, so
+        // that the zone rules pay nothing for `capture`.
+        if rules.promotion.turns_both_ways() {
+            return info.other_side.is_some()
+                && (rules.promotion == PromotionRule::Flip
+                    || self.by_color[self.turn.opposite().index()].contains(to));
         }
+        info.promotion.is_some()
+            && (rules.zone[self.turn.index()] & (B::from_square(from) | B::from_square(to))).any()
+            && (rules.promotion != PromotionRule::Entering
+                || self.may_promote_entering(role, from, to))
     }
 
     /// `promotion: entering`, for a move that starts or ends in the zone:
@@ -479,7 +499,8 @@ impl<B: Bitboard> Position<B> {
         let us = self.turn;
         let promoting = match rules.promotion {
             PromotionRule::Flip if info.other_side.is_some() => targets,
-            PromotionRule::Flip => B::EMPTY,
+            PromotionRule::Capture if info.other_side.is_some() => targets & theirs,
+            PromotionRule::Flip | PromotionRule::Capture => B::EMPTY,
             _ if info.promotion.is_none() => B::EMPTY,
             _ => {
                 let zone = rules.zone[us.index()];
@@ -614,7 +635,14 @@ impl<B: Bitboard> Position<B> {
             to,
             promote,
         };
-        if !self.may_promote(role, from, to) {
+        // A move in two legs captures on the way: under `promotion:
+        // capture` that turns the piece over wherever it ends.
+        let promotes = if rules.promotion == PromotionRule::Capture {
+            rules.role(role).other_side.is_some()
+        } else {
+            self.may_promote(role, from, to)
+        };
+        if !promotes {
             if mobile {
                 out.push(mv(false));
             }
@@ -639,7 +667,11 @@ impl<B: Bitboard> Position<B> {
             return false;
         };
         let occ = self.occupied() | B::from_square(to);
-        if !self.rules.attacks(us, role, to, occ).contains(their_royal) {
+        if !self
+            .rules
+            .attacks_all(us, role, to, occ)
+            .contains(their_royal)
+        {
             return false;
         }
         let mut after = self.without_history();

@@ -185,12 +185,17 @@ fn piece(
     let fill = if promoted { "#c0161b" } else { "#1a1a1a" };
     let chars: Vec<char> = name.chars().collect();
     if kanji && chars.len() >= 2 {
-        let size = 0.34 * c;
-        for (i, ch) in chars.iter().take(2).enumerate() {
+        // Two kanji stacked; three (成金砲) smaller, about the same middle.
+        let (size, top) = if chars.len() >= 3 {
+            (0.26 * c, cy - 0.1055 * c)
+        } else {
+            (0.34 * c, cy - 0.02 * c)
+        };
+        for (i, ch) in chars.iter().take(3).enumerate() {
             text(
                 out,
                 &ch.to_string(),
-                (cx, cy - 0.02 * c + (i as f64) * size * 0.95),
+                (cx, top + (i as f64) * size * 0.95),
                 size,
                 true,
                 fill,
@@ -434,13 +439,13 @@ fn movement_of<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> Str
     let title_h = 0.8 * c;
     let origin = Square::new((t.rows / 2) * t.cols + t.cols / 2);
     let here = B::from_square(origin);
-    let quiet = rules.targets(Color::Sente, role, origin, here, B::default());
+    let quiet = rules.targets_all(Color::Sente, role, origin, here, B::default());
     // A capture is asked of each square alone: an enemy there, nothing else
     // on the board.
     let captures = |sq: Square| {
         let there = B::from_square(sq);
         rules
-            .targets(Color::Sente, role, origin, here | there, there)
+            .targets_all(Color::Sente, role, origin, here | there, there)
             .contains(sq)
     };
     let info = rules.role(role);

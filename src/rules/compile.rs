@@ -74,6 +74,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.check_wins = rules_spec.check_wins;
     rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
     rules.has_two_legs = rules.roles.iter().any(|r| r.two_legs);
+    rules.has_hoppers = rules.roles.iter().any(|r| r.hops);
     for row in rules.start.ranks.iter() {
         for p in row.iter().flatten() {
             if rules.role_by_letter(p.letter, p.promoted).is_some_and(|r| {
@@ -195,6 +196,10 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                 } else {
                     stay
                 }
+            } else if rules.promotion == PromotionRule::Capture {
+                // A quiet move never turns it over; the captures that do
+                // are added by `Rules::arrival`.
+                stay
             } else if info.promotion.is_some() {
                 stay | rules.zone[color.index()]
             } else {
@@ -208,6 +213,7 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
 /// Whether no move of the movement changes the piece's file.
 fn keeps_file(moves: &Moves) -> bool {
     moves.steps.iter().all(|s| s.dx == 0)
+        && moves.hoppers.iter().all(|h| h.dx == 0)
         && moves
             .two_legs
             .iter()
@@ -250,7 +256,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
             max_per_file: p.max_per_file.map(|m| m.min(255) as u8),
             drop_mate_illegal: p.drop_mate_illegal,
             keeps_file: keeps_file(&piece.moves)
-                && !(rule == PromotionRule::Flip && piece.promotion().is_some()),
+                && !(rule.turns_both_ways() && piece.promotion().is_some()),
             kanji: p.kanji.clone(),
             kif: kif_names(&p.kif, &p.kanji, &shared),
             csa: p.csa.clone(),
@@ -261,6 +267,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
             rides: piece.moves.steps.iter().any(|s| s.max != 1),
             two_legs: !piece.moves.two_legs.is_empty(),
             trade_limited: p.trade_limited,
+            hops: !piece.moves.hoppers.is_empty(),
         };
         match piece.promotion() {
             None => {
@@ -294,6 +301,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
                     rides: promoted_steps.steps.iter().any(|s| s.max != 1),
                     two_legs: !promoted_steps.two_legs.is_empty(),
                     trade_limited: pr.trade_limited,
+                    hops: !promoted_steps.hoppers.is_empty(),
                 });
                 steps.push(promoted_steps.clone());
             }

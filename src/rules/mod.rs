@@ -83,6 +83,8 @@ pub struct RoleInfo {
     pub two_legs: bool,
     /// Whether the role takes part in the capture limits of [`TradeLimits`].
     pub trade_limited: bool,
+    /// Whether the role hops over screens (`p`, `g`).
+    pub hops: bool,
 }
 
 /// `rules.trade_limits`, compiled: limits on captures of the roles marked
@@ -166,6 +168,21 @@ pub struct Declaration<B> {
     pub points: [u32; 2],
 }
 
+/// A hopper's line in one direction from one square, with where to find it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct HopRay {
+    /// Offset of the direction's unlimited table in `Rules::rays`.
+    pub full: u32,
+    /// Offset of the table of the squares it may land on (its range).
+    pub reach: u32,
+    /// Whether square indices grow along the line.
+    pub positive: bool,
+    /// Move, capture or both.
+    pub mode: Mode,
+    /// Whether it lands just beyond the screen (`g`), not anywhere beyond (`p`).
+    pub next: bool,
+}
+
 /// Repetition rules.
 #[derive(Copy, Clone, Debug)]
 pub struct Repetition {
@@ -216,6 +233,10 @@ pub struct Rules<B> {
     pub has_tries: bool,
     /// Whether some role has moves in two legs.
     pub has_two_legs: bool,
+    /// Whether some role hops over screens: its attacks then change with
+    /// pieces that move onto or off its lines anywhere, and legality is
+    /// found by trying each move.
+    pub has_hoppers: bool,
     /// The last rank of each colour (the far side).
     pub last_rank: [B; 2],
     /// Repetition rules.
@@ -238,6 +259,8 @@ pub struct Rules<B> {
     pub(crate) leaps: Vec<[B; 3]>,
     /// Rider rays by `(colour, role)`.
     pub(crate) rides: Vec<Vec<Ride>>,
+    /// Hopper lines by `(colour, role)`.
+    pub(crate) hoppers: Vec<Vec<HopRay>>,
     /// The hops of `(colour, role, square)`, as a range of `hops`.
     pub(crate) hop_index: Vec<(u32, u32)>,
     /// Two-leg moves' first legs, by origin square (lowest `mid` first).
@@ -349,6 +372,86 @@ impl<B: Bitboard> Rules<B> {
         t
     }
 
+    /// Where a hopper's line from `sq` lets it land given the occupancy:
+    /// beyond the first piece on the line (the screen), the square just
+    /// beyond (`g`), or every square up to and including the next piece
+    /// (`p`), within its range.
+    #[inline]
+    fn hop(&self, h: &HopRay, sq: Square, occ: B) -> B {
+        let n = self.topology.len();
+        let full = h.full as usize * n;
+        let first = |b: B| if h.positive { b.lsb() } else { b.msb() };
+        let screens = self.rays[full + sq.index()] & occ;
+        if screens.is_empty() {
+            return B::EMPTY;
+        }
+        let beyond = self.rays[full + first(screens).index()];
+        if beyond.is_empty() {
+            return B::EMPTY;
+        }
+        if h.next {
+            return B::from_square(first(beyond));
+        }
+        let blockers = beyond & occ;
+        let reach = if blockers.is_empty() {
+            beyond
+        } else {
+            beyond & !self.rays[full + first(blockers).index()]
+        };
+        reach & self.rays[h.reach as usize * n + sq.index()]
+    }
+
+    /// Squares a hopper attacks (could capture on) over a screen from `sq`;
+    /// empty for a role that does not hop. Kept out of [`Rules::attacks`]
+    /// so that games without hoppers never look at them.
+    pub fn hop_attacks(&self, color: Color, role: Role, sq: Square, occ: B) -> B {
+        let mut att = B::EMPTY;
+        for h in &self.hoppers[self.cr(color, role)] {
+            if h.mode != Mode::MoveOnly {
+                att |= self.hop(h, sq, occ);
+            }
+        }
+        att
+    }
+
+    /// Squares a hopper may move to over a screen from `sq` (as
+    /// [`Rules::targets`] for its other moves); empty for a role that does
+    /// not hop.
+    pub fn hop_targets(&self, color: Color, role: Role, sq: Square, occ: B, theirs: B) -> B {
+        let empty = !occ & self.all;
+        let mut t = B::EMPTY;
+        for h in &self.hoppers[self.cr(color, role)] {
+            t |= self.hop(h, sq, occ)
+                & match h.mode {
+                    Mode::Both => empty | theirs,
+                    Mode::MoveOnly => empty,
+                    Mode::CaptureOnly => theirs,
+                };
+        }
+        t
+    }
+
+    /// Every square a piece attacks from `sq`: [`Rules::attacks`] and its hops.
+    pub fn attacks_all(&self, color: Color, role: Role, sq: Square, occ: B) -> B {
+        let att = self.attacks(color, role, sq, occ);
+        if self.roles[role.index()].hops {
+            att | self.hop_attacks(color, role, sq, occ)
+        } else {
+            att
+        }
+    }
+
+    /// Every square a piece may move to from `sq` in one leg:
+    /// [`Rules::targets`] and its hops.
+    pub fn targets_all(&self, color: Color, role: Role, sq: Square, occ: B, theirs: B) -> B {
+        let t = self.targets(color, role, sq, occ, theirs);
+        if self.roles[role.index()].hops {
+            t | self.hop_targets(color, role, sq, occ, theirs)
+        } else {
+            t
+        }
+    }
+
     /// The first legs of the two-leg moves of a piece on `sq`.
     #[inline]
     pub(crate) fn hops(&self, color: Color, role: Role, sq: Square) -> &[Hop<B>] {
@@ -380,13 +483,25 @@ impl<B: Bitboard> Rules<B> {
 
     /// Where a move of the role from `from` may end as far as promotion is
     /// concerned: a piece that cannot promote on the move may not go where
-    /// it could never move again.
+    /// it could never move again. Under `promotion: capture` its captures on
+    /// `theirs` turn it over, so they may also end where its other side can
+    /// move.
     #[inline]
-    pub(crate) fn arrival(&self, color: Color, role: Role, from: Square) -> B {
+    pub(crate) fn arrival(&self, color: Color, role: Role, from: Square, theirs: B) -> B {
         let info = &self.roles[role.index()];
-        let turns_over = match self.promotion {
-            PromotionRule::Flip => info.other_side.is_some(),
-            _ => info.promotion.is_some() && self.zone[color.index()].contains(from),
+        // One test for both of the rules that turn pieces both ways, so
+        // that the zone rules pay nothing for `capture`.
+        let turns_over = if self.promotion.turns_both_ways() {
+            match info.other_side {
+                Some(_) if self.promotion == PromotionRule::Flip => true,
+                Some(other) => {
+                    return self.arrive[self.cr(color, role)]
+                        | (theirs & self.mobile(color, other));
+                }
+                None => false,
+            }
+        } else {
+            info.promotion.is_some() && self.zone[color.index()].contains(from)
         };
         if turns_over {
             self.all

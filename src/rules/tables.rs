@@ -3,9 +3,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Hop, PromotionRule, Repetition, RepetitionResult, Ride, RoleInfo, Rules};
+use super::{Hop, HopRay, PromotionRule, Repetition, RepetitionResult, Ride, RoleInfo, Rules};
 use crate::board::{Bitboard, Color, Topology};
-use crate::dsl::{Mode, Moves, Step};
+use crate::dsl::{HopKind, Mode, Moves, Step};
 use crate::setup::Setup;
 use crate::variant::Variant;
 
@@ -90,6 +90,33 @@ pub(super) fn tables<B: Bitboard>(
                         if rays[ray as usize * n + sq.index()].any() {
                             mobile[cr] |= B::from_square(sq);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    // Hoppers: each line with its range; a hopper can move from a square
+    // where its line has room for a screen and a square beyond it.
+    let mut hoppers = vec![Vec::new(); 2 * nroles];
+    for color in Color::ALL {
+        for (role, role_moves) in moves.iter().enumerate() {
+            let cr = color.index() * nroles + role;
+            for h in &role_moves.hoppers {
+                let sign = if color == Color::Sente { 1 } else { -1 };
+                let (dx, dy) = (h.dx as i32 * sign, h.dy as i32 * sign);
+                let full = ray_table(dx, dy, 0, &mut rays);
+                let reach = ray_table(dx, dy, h.max, &mut rays);
+                hoppers[cr].push(HopRay {
+                    full,
+                    reach,
+                    positive: topology.ascending(dx, dy),
+                    mode: h.mode,
+                    next: h.kind == HopKind::Next,
+                });
+                for sq in topology.squares() {
+                    if rays[reach as usize * n + sq.index()].more_than_one() {
+                        mobile[cr] |= B::from_square(sq);
                     }
                 }
             }
@@ -182,6 +209,7 @@ pub(super) fn tables<B: Bitboard>(
         start_royals: [0; 2],
         has_tries: false,
         has_two_legs: false,
+        has_hoppers: false,
         last_rank: [B::EMPTY; 2],
         repetition: Repetition {
             count: 4,
@@ -201,6 +229,7 @@ pub(super) fn tables<B: Bitboard>(
             .map(|((&b, &m), &c)| [b, m, c])
             .collect(),
         rides,
+        hoppers,
         hop_index,
         hops,
         rays,

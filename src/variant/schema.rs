@@ -278,10 +278,22 @@ pub enum PromotionRule {
     Mandatory,
     /// Every move turns the moving piece to its other side.
     Flip,
+    /// Every capture turns the capturing piece to its other side, both ways;
+    /// a move to an empty square never does.
+    Capture,
     /// A move that starts or ends in the zone may promote when it enters the
     /// zone from outside, captures on its last square, or ends where the
     /// piece could never move again; never forced.
     Entering,
+}
+
+impl PromotionRule {
+    /// Whether pieces turn over both ways (promote and demote) by the move
+    /// itself, wherever they are: `flip` and `capture`.
+    #[inline]
+    pub fn turns_both_ways(self) -> bool {
+        matches!(self, PromotionRule::Flip | PromotionRule::Capture)
+    }
 }
 
 /// What a repetition means.

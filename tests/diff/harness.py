@@ -19,7 +19,7 @@ Run from anywhere (needs python3 with pyffish, and a built koma:
     python3 tests/diff/harness.py --jobs 2 --max-seconds 2400   # as many games as fit
 
 Options:
-  --variants a,b    koma slugs or Fairy-Stockfish names (default: all thirteen)
+  --variants a,b    koma slugs or Fairy-Stockfish names (default: all fifteen)
   --games N         games per variant (default 20; unlimited with --max-seconds)
   --plies P         at most P moves a game (default 200)
   --seed S          base seed (default 1); game g of variant v uses the seed
@@ -27,8 +27,9 @@ Options:
   --jobs J          worker processes (default: min(2, CPUs))
   --max-seconds T   stop cleanly after T seconds (games in flight stop at the
                     next ply; the positions seen so far are compared and counted)
-  --sample          CI sample: 3 games x 40 plies per variant, seed 1 (1498
-                    positions; about 13 s on 2 cores; add --self-check to also
+  --sample          CI sample: 3 games x 40 plies per variant, seed 1 (1678
+                    positions; 44 s with --jobs 1 on a loaded machine, the
+                    first 1498 about 13 s on 2 idle cores; add --self-check to also
                     verify the speed-ups, about 75 s). Its check shogi games
                     end before any check: run longer games for that ending
   --self-check      also recompute every answer the slow, plain way (see
@@ -71,7 +72,8 @@ Oracle semantics (per position, from its FEN alone, no move history):
   * check: pyffish's gives_check (FS's checkers() of the side to move). FS has
     no royal piece in dobutsu, so check is always 0 there (koma must say 0),
     and none in sho shogi while king and prince are both on the board (0).
-  * variants defined in Fairy-Stockfish's variants.ini (goro goro plus) are
+  * variants defined in Fairy-Stockfish's variants.ini (goro goro plus,
+    cannon shogi) are
     loaded into pyffish, and the oracle's pawn-drop-mate table is completed
     (okisaki, goro goro plus), from tests/oracle/generate.py (VARIANTS_INI,
     MORE_DROP_MATE_ILLEGAL), which generates the oracle files the same way;
@@ -163,6 +165,9 @@ VARIANTS = [
      "lnsgkqgsnl/1r6b1/pppppppppp/10/10/10/10/PPPPPPPPPP/1B6R1/LNSGQKGSNL[] w - - 0 1"),
     ("gorogoro-plus", "gorogoroplus", "sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w - - 0 1"),
     ("check-shogi", "checkshogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"),
+    ("micro-shogi", "micro", "kb+r+l/p3/4/3P/+L+RBK[] w - - 0 1"),
+    ("cannon-shogi", "cannonshogi",
+     "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[] w - - 0 1"),
 ]
 BY_NAME = {}
 for _slug, _fs, _start in VARIANTS:
@@ -173,7 +178,7 @@ DROP_PAWN = {"shogi": "P", "minishogi": "P", "judkins": "P", "gorogoro": "P",
              "euroshogi": "P", "torishogi": "S", "okisakishogi": "P", "gorogoroplus": "P",
              "checkshogi": "P"}
 # variants with pawn-like drops worth aiming at the king in the aggressive style
-AIM_PAWN = dict(DROP_PAWN, yarishogi="P", dobutsu="C", kyotoshogi="P")
+AIM_PAWN = dict(DROP_PAWN, yarishogi="P", dobutsu="C", kyotoshogi="P", micro="P")
 NO_HANDS = {"shoshogi"}
 # variants whose check status is asked from the FEN at every ply: in sho shogi
 # FS's gives_check(move), behind the SAN '+', can miss a check that

@@ -279,6 +279,48 @@ fn kyoto_moves_turn_pieces_both_ways() {
     );
 }
 
+/// `promotion: capture` (micro shogi): a capture turns the capturing piece
+/// over, up (`+`) or back (`-`); a quiet move never does.
+#[test]
+fn micro_captures_turn_pieces_both_ways() {
+    let o = koma(&[
+        "moves",
+        "-v",
+        "micro-shogi",
+        "--fen",
+        "k3/4/1p2/+L3/3K[] w - - 0 1",
+        "--notation",
+        "fairy",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let moves: Vec<&str> = out.lines().collect();
+    // The silver (a lance's other side) captures and turns back to a lance;
+    // its quiet moves keep it a silver.
+    assert!(moves.contains(&"a2b3-"), "{moves:?}");
+    assert!(
+        moves.contains(&"a2a3") && moves.contains(&"a2b1"),
+        "{moves:?}"
+    );
+    assert!(!moves.iter().any(|m| m.starts_with("a2a3") && m.len() > 4));
+    let o = koma(&[
+        "moves",
+        "-v",
+        "micro",
+        "--moves",
+        "d2d3",
+        "a4a3",
+        "--notation",
+        "fairy",
+    ]);
+    assert!(stdout(&o).lines().any(|l| l == "c1a3+"), "{}", stdout(&o));
+    fails_with(
+        &["moves", "-v", "micro-shogi", "--moves", "d2d3+"],
+        1,
+        "a piece turns over only when it captures",
+    );
+}
+
 /// A device or a huge file given for a variant file or a game record is
 /// refused after 4 MiB, not read until the memory runs out.
 #[test]

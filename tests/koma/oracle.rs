@@ -156,3 +156,33 @@ fn fs_start_positions_are_those_of_the_alias() {
 fn norm_board(fen: &str) -> String {
     canonical(fen).0
 }
+
+/// Hoppers (`p`, `g`, ranges, modes) position by position against
+/// Fairy-Stockfish: `tests/hoppers/hopper-shogi.tsv`, written by
+/// `tests/hoppers/oracle.py` for the test game `tests/hoppers/hopper-shogi.md`.
+#[test]
+fn hopper_move_lists_agree_with_the_oracle() {
+    let game = crate::common::variant_path("tests/hoppers/hopper-shogi.md");
+    let text =
+        std::fs::read_to_string(tests_dir().join("hoppers/hopper-shogi.tsv")).expect("readable");
+    let mut failures = Vec::new();
+    let mut positions = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert!(cols.len() >= 2, "malformed line {line}");
+        positions += 1;
+        if let Some(f) = check_line(&game, cols[0], cols[1], cols.get(2).copied().unwrap_or("")) {
+            failures.push(f);
+        }
+    }
+    assert!(positions >= 100, "only {positions} positions");
+    assert!(
+        failures.is_empty(),
+        "{} of {positions} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use koma::board::{Bitboard, Color, Square};
-use koma::dsl::{Mode, Step, TwoLegs};
+use koma::dsl::{HopKind, Hopper, Mode, Step, TwoLegs};
 use koma::notation::{Notation, format_move};
 use koma::position::{Move, Position};
 use koma::rules::{PromotionRule, Role, Rules};
@@ -20,6 +20,7 @@ use crate::common::{Rng, game};
 struct Reference {
     steps: Vec<Vec<Step>>,
     two_legs: Vec<Vec<TwoLegs>>,
+    hoppers: Vec<Vec<Hopper>>,
     spec: RulesSpec,
     /// The roles marked `trade_limited` in the file, by role index.
     marked: Vec<bool>,
@@ -62,6 +63,7 @@ impl Reference {
         Reference {
             steps: moves.iter().map(|m| m.steps.clone()).collect(),
             two_legs: moves.iter().map(|m| m.two_legs.clone()).collect(),
+            hoppers: moves.iter().map(|m| m.hoppers.clone()).collect(),
             spec,
             marked,
         }
@@ -137,6 +139,36 @@ impl Reference {
                 k += 1;
             }
         }
+        // Hops: walk to the first piece (the screen), then beyond it.
+        for h in &self.hoppers[role.index()] {
+            let sign = if color == Color::Sente { 1 } else { -1 };
+            let (dx, dy) = (h.dx as i32 * sign, h.dy as i32 * sign);
+            let mut screened = false;
+            let mut k = 1;
+            while let Some(to) = t.square(f + dx * k, r + dy * k) {
+                if h.max != 0 && k > h.max as i32 {
+                    break;
+                }
+                let occupant = pos.piece_at(to);
+                k += 1;
+                if !screened {
+                    screened = occupant.is_some();
+                    continue;
+                }
+                let may_move = h.mode != Mode::CaptureOnly && !capture_only;
+                let may_capture = h.mode != Mode::MoveOnly;
+                match occupant {
+                    None if may_move => out.push(to),
+                    Some(p) if p.color != color && may_capture => out.push(to),
+                    _ => {}
+                }
+                if occupant.is_some() || h.kind == HopKind::Next {
+                    break;
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
         out
     }
 
@@ -149,12 +181,15 @@ impl Reference {
     ) -> bool {
         let t = rules.topology;
         let sign = if color == Color::Sente { 1 } else { -1 };
+        let (f, r) = (t.file(sq) as i32, t.rank(sq) as i32);
         self.steps[role.index()].iter().any(|s| {
-            t.square(
-                t.file(sq) as i32 + s.dx as i32 * sign,
-                t.rank(sq) as i32 + s.dy as i32 * sign,
-            )
-            .is_some()
+            t.square(f + s.dx as i32 * sign, r + s.dy as i32 * sign)
+                .is_some()
+        }) || self.hoppers[role.index()].iter().any(|h| {
+            // Room for a screen and a square beyond it, within its range.
+            (h.max == 0 || h.max >= 2)
+                && t.square(f + 2 * h.dx as i32 * sign, r + 2 * h.dy as i32 * sign)
+                    .is_some()
         })
     }
 
@@ -262,7 +297,8 @@ impl Reference {
                     let stays_mobile =
                         self.spec.immobile_drops || self.can_move_from(rules, us, p.role, route.to);
                     let may_promote = match self.spec.promotion {
-                        PromotionRule::Flip => info.other_side.is_some(),
+                        // A capture on the way turns it over under `capture`.
+                        PromotionRule::Flip | PromotionRule::Capture => info.other_side.is_some(),
                         PromotionRule::Entering => {
                             self.may_promote_entering(pos, us, p.role, from, route.to)
                         }
@@ -305,6 +341,11 @@ impl Reference {
             for to in plain {
                 let (may_promote, must) = match self.spec.promotion {
                     PromotionRule::Flip => (info.other_side.is_some(), true),
+                    PromotionRule::Capture => (
+                        info.other_side.is_some()
+                            && pos.piece_at(to).is_some_and(|q| q.color != us),
+                        true,
+                    ),
                     PromotionRule::Entering => {
                         (self.may_promote_entering(pos, us, p.role, from, to), false)
                     }
@@ -719,4 +760,13 @@ fn two_leg_moves_read_and_write_as_lishogi_does() {
         after.play(pos.parse_move("5e4d5e").expect("legal"));
         assert_eq!(after.fen(), "sg1kfgs/ppp1ppp/3n3/7/2NP3/PPP1PPP/SGFK1GS[P] b - - 0 1");
     });
+}
+
+#[test]
+fn hoppers_match_the_reference() {
+    // Grasshoppers, cannons, a range-limited cannon and directed hops, in
+    // hand at the start: screens made and unmade by drops, checks through
+    // screens, pins by hoppers.
+    let path = crate::common::variant_path("tests/hoppers/hopper-shogi.md");
+    assert!(check_games(&path, 30, 80, 0x94d0_49bb_1331_11eb) > 1000);
 }

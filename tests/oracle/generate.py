@@ -93,7 +93,7 @@ SLUG = {
     "gorogoro": "gorogoro-shogi", "euroshogi": "euroshogi", "yarishogi": "yari-shogi",
     "torishogi": "tori-shogi", "dobutsu": "dobutsu-shogi", "kyotoshogi": "kyoto-shogi",
     "shoshogi": "sho-shogi", "okisakishogi": "okisaki-shogi", "gorogoroplus": "gorogoro-plus",
-    "checkshogi": "check-shogi",
+    "checkshogi": "check-shogi", "micro": "micro-shogi", "cannonshogi": "cannon-shogi",
 }
 DROP_MATE_VARIANTS = ["judkins", "shogi", "minishogi", "gorogoro", "euroshogi", "torishogi",
                       "okisakishogi", "gorogoroplus"]
@@ -102,9 +102,10 @@ DROP_MATE_VARIANTS = ["judkins", "shogi", "minishogi", "gorogoro", "euroshogi", 
 # shogiPawnDropMateIllegal); added to the oracle's table when it is loaded.
 MORE_DROP_MATE_ILLEGAL = {"okisakishogi": "P", "gorogoroplus": "P"}
 # Variants that pyffish knows only from a variants.ini definition, loaded with
-# pyffish.load_variant_config() when the oracle is loaded. gorogoroplus is
-# Fairy-Stockfish's own definition, verbatim from its src/variants.ini (GitHub
-# fairy-stockfish/Fairy-Stockfish, commit c19b5f6c), where it is not built in.
+# pyffish.load_variant_config() when the oracle is loaded. gorogoroplus and
+# cannonshogi are Fairy-Stockfish's own definitions, verbatim from its
+# src/variants.ini (GitHub fairy-stockfish/Fairy-Stockfish, commit c19b5f6c),
+# where they are not built in.
 VARIANTS_INI = """
 [gorogoroplus:gorogoro]
 startFen = sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w 0 1
@@ -112,6 +113,19 @@ lance = l
 shogiKnight = n
 promotedPieceType = l:g n:g
 pieceToCharTable = P....SLN.G.+....+Kp....sln.g.+....+k
+
+[cannonshogi:shogi]
+dropNoDoubled = -
+shogiPawnDropMateIllegal = false
+soldier = p
+cannon = u
+customPiece1 = a:pR
+customPiece2 = c:mBcpB
+customPiece3 = i:pB
+customPiece4 = w:mRpRmFpB2
+customPiece5 = f:mBpBmWpR2
+promotedPieceType = u:w a:w c:f i:f p:g
+startFen = lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[-] w 0 1
 """
 # Variants where Fairy-Stockfish counts checks (checkCounting; one check
 # wins). Its FEN then carries the checks still to give ("1+1"), which koma
@@ -230,6 +244,8 @@ STARTS = {
     "okisakishogi": ["lnsgkqgsnl/1r6b1/pppppppppp/10/10/10/10/PPPPPPPPPP/1B6R1/LNSGQKGSNL[] w - - 0 1"],
     "gorogoroplus": ["sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w - - 0 1"],
     "checkshogi": ["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"],
+    "micro": ["kb+r+l/p3/4/3P/+L+RBK[] w - - 0 1"],
+    "cannonshogi": ["lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL[] w - - 0 1"],
 }
 
 # Sets per output file: (variant, start fen, number of positions, base seed)
@@ -239,7 +255,7 @@ SETS = {
 }
 for _i, _v in enumerate(["shogi", "minishogi", "gorogoro", "euroshogi", "yarishogi",
                          "torishogi", "dobutsu", "kyotoshogi", "shoshogi", "okisakishogi",
-                         "gorogoroplus", "checkshogi"]):
+                         "gorogoroplus", "checkshogi", "micro", "cannonshogi"]):
     SETS[_v] = [(_v, STARTS[_v][0], 150, 3000 + 1000 * _i)]
 
 # Positions always included (variant -> fens), e.g. a pawn-drop-mate test.

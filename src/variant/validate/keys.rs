@@ -83,7 +83,8 @@ pub(super) const SECTIONS: &[(&str, &[&str])] = &[
 /// The board kinds of `engine.topology.type`.
 pub(super) const TOPOLOGY_TYPES: &[&str] = &["grid"];
 /// The words of `engine.rules.promotion`.
-pub(super) const PROMOTION_RULES: &[&str] = &["optional", "mandatory", "flip", "entering"];
+pub(super) const PROMOTION_RULES: &[&str] =
+    &["optional", "mandatory", "flip", "capture", "entering"];
 /// The words of `engine.rules.repetition.result`.
 pub(super) const REPETITION_RESULTS: &[&str] =
     &["draw", "sente_loses", "gote_loses", "repeater_loses"];

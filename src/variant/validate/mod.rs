@@ -190,6 +190,16 @@ impl Checker {
             );
         }
         self.choice(r, path, "promotion", PROMOTION_RULES);
+        // Under `capture`, a capture turns a piece over wherever it is: a
+        // zone would say nothing, and is refused rather than ignored.
+        if r.get("promotion").and_then(Value::as_str) == Some("capture")
+            && let Some(z) = zone.filter(|&z| z > 0)
+        {
+            self.value(
+                "engine.rules.promotion_zone",
+                format!("engine.rules.promotion_zone: {z} ranks mean nothing where a capture turns the piece over anywhere (promotion: capture); write 0"),
+            );
+        }
         for key in [
             "drops",
             "immobile_drops",
