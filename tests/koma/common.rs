@@ -55,3 +55,29 @@ impl Rng {
         (self.next() % n.max(1) as u64) as usize
     }
 }
+
+/// Runs the koma binary with `args`, `input` on its stdin: (stdout, stderr,
+/// exit code).
+pub fn koma_with_input(args: &[&str], input: &[u8]) -> (String, String, Option<i32>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koma runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("input written");
+    let o = child.wait_with_output().expect("koma ends");
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.status.code(),
+    )
+}

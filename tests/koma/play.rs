@@ -1,7 +1,6 @@
 //! `koma play`, `koma usi`, `koma uci` and `koma validate --game`, driven
 //! through stdin as a person or a GUI would.
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn run(args: &[&str], input: &str) -> (String, String, Option<i32>) {
@@ -9,25 +8,7 @@ fn run(args: &[&str], input: &str) -> (String, String, Option<i32>) {
 }
 
 fn run_bytes(args: &[&str], input: &[u8]) -> (String, String, Option<i32>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("koma runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("input written");
-    let o = child.wait_with_output().expect("koma ends");
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-        o.status.code(),
-    )
+    crate::common::koma_with_input(args, input)
 }
 
 /// The SFEN lines printed by the `sfen` command (after a prompt).

@@ -4,56 +4,22 @@
 //! Lines are fed to `koma usi` on stdin and the answers read back; searches
 //! are bounded by depth so that the answers are reproducible.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use crate::common::tests_dir;
+use crate::common::{koma_with_input, tests_dir};
 
 /// koma's answers to `input` (after `usi`), with the `id`/`option` lines of
 /// the greeting left out.
 fn usi(args: &[&str], input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("koma runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(format!("usi\n{input}").as_bytes())
-        .expect("input written");
-    drop(stdin);
-    let o = child.wait_with_output().expect("koma ends");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
+    let (out, err, code) = koma_with_input(args, format!("usi\n{input}").as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    out.lines()
         .filter(|l| !l.starts_with("id ") && !l.starts_with("option ") && *l != "usiok")
         .map(str::to_string)
         .collect()
 }
 
 fn options() -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .arg("usi")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("koma runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"usi\nquit\n")
-        .expect("input written");
-    let o = child.wait_with_output().expect("koma ends");
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
+    let (out, _, _) = koma_with_input(&["usi"], b"usi\nquit\n");
+    out.lines()
         .filter(|l| l.starts_with("option "))
         .map(str::to_string)
         .collect()
