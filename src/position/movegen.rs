@@ -374,8 +374,15 @@ impl<B: Bitboard> Position<B> {
             if info.drop_mate_illegal
                 && let Some(royal) = self.royal_square(them)
             {
-                // Only a drop that checks can mate: test those alone.
-                let checks = t & rules.attacks(them, role, royal, occ);
+                // Only a drop that checks can mate: test those alone (the
+                // squares its leaps and rides would check from, read from
+                // the royal; a piece that hops is tested on every square,
+                // as drop_mates sees its hops).
+                let checks = if info.hops {
+                    t
+                } else {
+                    t & rules.attacks(them, role, royal, occ)
+                };
                 for to in checks.squares() {
                     if self.drop_mates(us, role, to) {
                         t &= !B::from_square(to);
