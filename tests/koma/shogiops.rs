@@ -16,16 +16,14 @@ use koma::with_rules;
 
 use crate::common::{game, tests_dir};
 
-/// koma's outcome in shogiops' words (`-`, or `WINNER:REASON`).
-fn in_shogiops_words(outcome: Option<Outcome>) -> String {
+/// koma's outcome in shogiops' words (`-`, or `WINNER:REASON`), with the
+/// reasons a game's file can end by named as `reason` names them.
+fn shogiops_words(outcome: Option<Outcome>, reason: fn(Reason) -> Option<&'static str>) -> String {
     let Some(o) = outcome else {
         return "-".into();
     };
-    let reason = match o.reason() {
-        Reason::Check => "specialVariantEnd",
-        Reason::Checkmate => "checkmate",
-        Reason::NoLegalMove => "stalemate",
-        other => return format!("koma's {other}"),
+    let Some(reason) = reason(o.reason()) else {
+        return format!("koma's {}", o.reason());
     };
     let winner = match o.winner() {
         Some(Color::Sente) => "sente",
@@ -33,6 +31,16 @@ fn in_shogiops_words(outcome: Option<Outcome>) -> String {
         None => "none",
     };
     format!("{winner}:{reason}")
+}
+
+/// Check shogi's ends in shogiops' words.
+fn in_shogiops_words(outcome: Option<Outcome>) -> String {
+    shogiops_words(outcome, |r| match r {
+        Reason::Check => Some("specialVariantEnd"),
+        Reason::Checkmate => Some("checkmate"),
+        Reason::NoLegalMove => Some("stalemate"),
+        _ => None,
+    })
 }
 
 /// What differs at one position, if anything.
@@ -107,22 +115,13 @@ fn check_shogi_agrees_with_lishogi() {
 
 /// Chu shogi's end in shogiops' words.
 fn chu_words(outcome: Option<Outcome>) -> String {
-    let Some(o) = outcome else {
-        return "-".into();
-    };
-    let reason = match o.reason() {
-        Reason::RoyalCaptured => "kingslost",
-        Reason::NoLegalMove => "stalemate",
-        Reason::BareRoyal => "bareking",
-        Reason::LoneRoyals => "draw",
-        other => return format!("koma's {other}"),
-    };
-    let winner = match o.winner() {
-        Some(Color::Sente) => "sente",
-        Some(Color::Gote) => "gote",
-        None => "none",
-    };
-    format!("{winner}:{reason}")
+    shogiops_words(outcome, |r| match r {
+        Reason::RoyalCaptured => Some("kingslost"),
+        Reason::NoLegalMove => Some("stalemate"),
+        Reason::BareRoyal => Some("bareking"),
+        Reason::LoneRoyals => Some("draw"),
+        _ => None,
+    })
 }
 
 /// 64-bit FNV-1a, in hex (the digest `tests/shogiops/chu.mjs` writes).
