@@ -75,15 +75,41 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
     rules.has_two_legs = rules.roles.iter().any(|r| r.two_legs);
     rules.has_hoppers = rules.roles.iter().any(|r| r.hops);
-    for row in rules.start.ranks.iter() {
-        for p in row.iter().flatten() {
-            if rules.role_by_letter(p.letter, p.promoted).is_some_and(|r| {
-                let info = rules.role(r);
-                info.royal || info.promotion.is_some_and(|q| rules.role(q).royal)
-            }) {
-                rules.start_royals[p.color.index()] += 1;
-            }
+    // The most royal pieces a side can come to have: its royals of the
+    // start and the pieces (on the board or in hand) that may promote to a
+    // royal one; where captured pieces are dropped again and a side may
+    // lose a royal (it has two), every royal and every such piece of the
+    // game, as either side may capture and drop them.
+    let mut royal = [0u32; 2];
+    let mut may_become = [0u32; 2];
+    let on_board = rules
+        .start
+        .ranks
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|p| (p.color, p.letter, p.promoted, 1));
+    let in_hand = rules.start.hands.iter().map(|&(c, l, n)| (c, l, false, n));
+    for (color, letter, promoted, count) in on_board.chain(in_hand).collect::<Vec<_>>() {
+        let Some(r) = rules.role_by_letter(letter, promoted) else {
+            continue;
+        };
+        let info = rules.role(r);
+        if info.royal {
+            royal[color.index()] += count;
+        } else if info.promotion.is_some_and(|q| rules.role(q).royal) {
+            may_become[color.index()] += count;
         }
+    }
+    let all = royal[0] + royal[1] + may_become[0] + may_become[1];
+    let capturable = (0..2).any(|c| royal[c] + may_become[c] > 1);
+    for color in Color::ALL {
+        let us = color.index();
+        rules.start_royals[us] = if rules.drops && capturable {
+            all
+        } else {
+            royal[us] + may_become[us]
+        };
     }
     rules.repetition = Repetition {
         count: rules_spec.repetition.count,

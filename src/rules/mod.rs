@@ -226,8 +226,10 @@ pub struct Rules<B> {
     /// Whether giving check wins at once: a side to move that is in check
     /// has lost, and has no move.
     pub check_wins: bool,
-    /// Royal pieces of each side in the start position, with the pieces
-    /// that may promote to a royal one.
+    /// The most royal pieces each side can come to have from the start
+    /// position: its royals, the pieces that may promote to a royal one,
+    /// and with drops the opponent's such pieces (captured, dropped and
+    /// promoted). One means the side's only royal is guarded by `check`.
     pub start_royals: [u32; 2],
     /// Whether some role wins by reaching the last rank.
     pub has_tries: bool,

@@ -715,6 +715,38 @@ fn promotion_on_entering_without_check_matches_the_reference() {
 }
 
 #[test]
+fn royal_promotions_with_drops_and_check_match_the_reference() {
+    // The check rule guards a side's last royal only; a pawn promotes to a
+    // royal prince and, captured and dropped, can give either side more
+    // royals than it started with: every position a game reaches is one the
+    // FEN reader takes back.
+    let path = crate::common::variant_path("tests/moves/variants/prince-drops.md");
+    assert!(check_games(&path, 40, 120, 0x9e37_79b9_7f4a_7c15) > 2000);
+    // Two kings from the start, with drops: a king taken while the other
+    // stands is dropped again by its captor.
+    let two = crate::common::variant_path("tests/validate/ok/two-kings.md");
+    assert!(check_games(&two, 40, 120, 0x2545_f491_4f6c_dd1d) > 2000);
+    // Random games seldom get there: sente, with its king and a prince,
+    // drops a pawn taken from gote and promotes it, a third royal piece.
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        let mut pos = Position::new(rules, &Setup::parse_sfen("4k/5/5/5/K+P3 b P 1").expect("SFEN reads")).expect("valid");
+        for usi in ["P*3b", "1a1b", "3b3a+", "1b1c"] {
+            let mv = pos.parse_move(usi).unwrap_or_else(|e| panic!("{usi}: {e}"));
+            pos.play(mv);
+            let sfen = pos.sfen();
+            let again = Position::new(rules, &Setup::parse_sfen(&sfen).expect("own SFEN reads"))
+                .unwrap_or_else(|e| panic!("{sfen} after {usi}: {e}"));
+            assert_eq!(again.sfen(), sfen);
+            assert_eq!(names(&again, &again.legal_moves()), names(&pos, &pos.legal_moves()), "{sfen}");
+        }
+        assert_eq!(pos.royals(Color::Sente).count(), 3);
+        // Gote's only royal is guarded; two of sente's three may be taken.
+        assert!(!pos.in_check());
+    });
+}
+
+#[test]
 fn two_leg_perft_matches_the_reference() {
     let path = crate::common::variant_path("tests/legs/lion-7x7.md");
     let g = game(&path);

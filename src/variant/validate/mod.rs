@@ -115,7 +115,7 @@ pub fn validate(front: &Value) -> Result<Validated, Vec<Problem>> {
         let message = "engine.setup could not be read".to_string();
         return Err(vec![Problem::value("engine.setup", message)]);
     };
-    c.royals(&engine, &pieces, &start);
+    c.royals(&pieces, &start);
     c.check_wins(&engine, &pieces);
     c.trade_limits(&engine, &pieces);
     c.bare_royal(&engine, &pieces);
