@@ -276,6 +276,62 @@ class Sjaak:
         return fens[-1]
 
 
+# Random games (tests/diff/wa.py, tests/sjaak/generate.py): styles by game number
+STYLES = ["random", "capture", "aggressive", "hunt"]
+
+
+def choose(rng, style, moves, fen):
+    side = fen.split()[1]
+    board = board_of(fen)
+    captures = [m for m in moves if "@" not in m and target(m) in board]
+    drops = [m for m in moves if "@" in m]
+    if style == "capture":
+        if captures and rng.random() < 0.5:
+            return rng.choice(captures)
+        if drops and rng.random() < 0.3:
+            return rng.choice(drops)
+    elif style == "aggressive":
+        if captures and rng.random() < 0.8:
+            return rng.choice(captures)
+        promos = [m for m in moves if m.endswith("+")]
+        if promos and rng.random() < 0.6:
+            return rng.choice(promos)
+        king = "k" if side == "w" else "K"
+        ksq = next((s for s, p in board.items() if p == king), None)
+        if ksq:
+            front = f"{ksq[0]}{int(ksq[1:]) + (-1 if side == 'w' else 1)}"
+            aimed = [m for m in drops if m == f"P@{front}"]
+            if aimed and rng.random() < 0.5:
+                return aimed[0]
+        if drops and rng.random() < 0.5:
+            return rng.choice(drops)
+    elif style == "hunt":
+        king = "k" if side == "w" else "K"
+        ksq = next((s for s, p in board.items() if p == king), None)
+        if captures and rng.random() < 0.6:
+            return rng.choice(captures)
+        if ksq:
+            near = [m for m in moves if distance(target(m), ksq) <= 2]
+            if near and rng.random() < 0.8:
+                return rng.choice(near)
+    return rng.choice(moves)
+
+
+def distance(a, b):
+    return max(abs(ord(a[0]) - ord(b[0])), abs(int(a[1:]) - int(b[1:])))
+
+
+def target(move):
+    """The destination square of a fairy move (`e8e9+` -> e9, `P@f10` -> f10)."""
+    if "@" in move:
+        return move.split("@")[1]
+    body = move.rstrip("+")
+    i = 1
+    while i < len(body) and body[i].isdigit():
+        i += 1
+    return body[i:]
+
+
 def main(argv):
     usi = "--usi" in argv
     divide = "--divide" in argv
