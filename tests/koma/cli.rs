@@ -202,14 +202,24 @@ fn list_shows_every_embedded_variant() {
             "{slug} missing from:\n{text}"
         );
     }
-    assert!(
-        text.contains("judkins-shogi   Judkins' Shogi   6×6"),
-        "{text}"
-    );
-    assert!(
-        text.contains("yari-shogi      Yari shogi       7×9"),
-        "{text}"
-    );
+    // Aligned columns, however long the names: each row's board (files×ranks)
+    // starts under the header's `board`.
+    let col = text.lines().next().and_then(|h| h.find("board"));
+    for (slug, title, board) in [
+        ("judkins-shogi", "Judkins' Shogi", "6×6"),
+        ("yari-shogi", "Yari shogi", "7×9"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{slug} ")))
+            .unwrap_or_default();
+        assert!(line.contains(&format!(" {title} ")), "{text}");
+        assert_eq!(
+            line.find(&format!(" {board} ")).map(|i| i + 1),
+            col,
+            "{text}"
+        );
+    }
 }
 
 #[test]
