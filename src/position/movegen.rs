@@ -376,9 +376,10 @@ impl<B: Bitboard> Position<B> {
             {
                 // Only a drop that checks can mate: test those alone (the
                 // squares its leaps and rides would check from, read from
-                // the royal; a piece that hops is tested on every square,
-                // as drop_mates sees its hops).
-                let checks = if info.hops {
+                // the royal). Where pieces hop, every square is tested: a
+                // hopper checks by its hops, and any dropped piece may be
+                // the screen another one hops over to check.
+                let checks = if rules.has_hoppers {
                     t
                 } else {
                     t & rules.attacks(them, role, royal, occ)
@@ -674,11 +675,15 @@ impl<B: Bitboard> Position<B> {
             return false;
         };
         let occ = self.occupied() | B::from_square(to);
-        if !self
+        // The drop checks by the dropped piece or, where pieces hop, by one
+        // that hops over it (the position is legal, so nothing else of ours
+        // attacks their royal before it).
+        let checks = self
             .rules
             .attacks_all(us, role, to, occ)
             .contains(their_royal)
-        {
+            || (self.rules.has_hoppers && self.attackers_to(their_royal, us, occ).any());
+        if !checks {
             return false;
         }
         let mut after = self.without_history();

@@ -802,3 +802,52 @@ fn hoppers_match_the_reference() {
     let path = crate::common::variant_path("tests/hoppers/hopper-shogi.md");
     assert!(check_games(&path, 30, 80, 0x94d0_49bb_1331_11eb) > 1000);
 }
+
+#[test]
+fn a_hopper_may_not_be_dropped_to_mate_where_the_rule_says_so() {
+    // The same game twice: hoppers may drop to mate in the first, not in the
+    // second (`drop_mate_illegal`). Random games of the first find hopper
+    // drops that mate (a hopper checks only through a screen); each must be
+    // missing from the second's moves, and the second agree with the
+    // reference there.
+    let free = crate::common::variant_path("tests/hoppers/hopper-shogi.md");
+    let barred = crate::common::variant_path("tests/hoppers/hopper-drop-mate.md");
+    let (free, barred) = (game(&free), game(&barred));
+    let mut mates = 0;
+    with_rules!(&free, rules => {
+        with_rules!(&barred, barred_rules => {
+            let reference = Reference::new(barred_rules, "tests/hoppers/hopper-drop-mate.md");
+            let mut rng = Rng(0x6a09_e667_f3bc_c908);
+            for _ in 0..400 {
+                let mut pos = Position::start(rules);
+                for _ in 0..80 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let fen = pos.fen();
+                    let mating: Vec<Move> = legal.iter().copied().filter(|&mv| {
+                        matches!(mv, Move::Drop { role, .. } if barred_rules.role(role).drop_mate_illegal) && {
+                            let mut after = pos.clone();
+                            after.play(mv);
+                            after.in_check() && after.legal_moves().is_empty()
+                        }
+                    }).collect();
+                    if !mating.is_empty() {
+                        let there = Position::new(barred_rules, &Setup::parse_fen(&fen).expect("FEN reads")).expect("valid");
+                        let moves = names(&there, &there.legal_moves());
+                        assert_eq!(moves, names(&there, &reference.moves(&there)), "{fen}");
+                        for &mv in &mating {
+                            let name = format_move(&pos, mv, Notation::Usi);
+                            assert!(!moves.contains(&name), "{fen}: {name} drops a hopper to mate");
+                            mates += 1;
+                        }
+                    }
+                    let mv = legal[rng.below(legal.len())];
+                    pos.play(mv);
+                }
+            }
+        })
+    });
+    assert!(mates >= 20, "only {mates} mating hopper drops met");
+}
