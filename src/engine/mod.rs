@@ -266,6 +266,11 @@ impl Engine {
             }
             let mate_plies = (info.score.abs() > MATE_BOUND).then(|| MATE - info.score.abs());
             last = Some(info);
+            // Stopped while the depth was being reported (e.g. by `report`
+            // itself, as UCI's `go mate` does when it has its mate).
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
             if mate_plies.is_some_and(|p| depth as i32 >= p + 2) {
                 break;
             }

@@ -55,6 +55,12 @@ impl Session {
                 .and_then(|i| words.get(i + 1))
                 .and_then(|v| v.parse().ok())
         };
+        // UCI's `go mate N`: search until a mate in at most N moves is
+        // found (then answer at once) or `stop`, within any other limit given.
+        let mate_in = match self.dialect {
+            Dialect::Uci => value("mate").map(|n| n.clamp(1, 500) as i32),
+            Dialect::Usi => None,
+        };
         let infinite = words.contains(&"infinite") || ponder;
         self.endless = infinite;
         let dialect = self.dialect;
@@ -79,8 +85,12 @@ impl Session {
             (n, cap) => n.or(cap),
         };
         let depth = value("depth").map(|d| d.min(u32::MAX as u64) as u32);
-        // Neither a clock nor a depth nor nodes: two seconds.
-        let clock = if clock.budget().is_none() && depth.is_none() && value("nodes").is_none() {
+        // Neither a clock nor a depth nor nodes (nor a mate to find): two seconds.
+        let clock = if clock.budget().is_none()
+            && depth.is_none()
+            && value("nodes").is_none()
+            && mate_in.is_none()
+        {
             Clock {
                 movetime: Some(ms(2000)),
                 ..clock
@@ -114,6 +124,11 @@ impl Session {
             let mut pos = position;
             let (best, last) = engine.think_any(&mut pos, limits, &stop, |info| {
                 say(&out, &info_line(info, &root, notation, multipv));
+                if let (Some(n), Some(k)) = (mate_in, info.mate_in())
+                    && (1..=n).contains(&k)
+                {
+                    stop.store(true, Ordering::Relaxed);
+                }
             });
             // An endless search (or a ponder search) answers only when told.
             while infinite && !stop.load(Ordering::Relaxed) {

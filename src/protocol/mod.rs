@@ -10,7 +10,9 @@
 //! `Threads` (1 only: the search runs on one thread), the evaluation's weights.
 //! UCI (Fairy-Stockfish's convention): the same with `uci`, `ucinewgame`,
 //! `UCI_Variant`, `Ponder`, `position startpos|fen F`, and Fairy-Stockfish
-//! notation (no `go mate` and no declaration there).
+//! notation, no declaration, and `go mate N` as UCI has it: search until a
+//! mate in at most N moves is found (answered with `bestmove` at once) or
+//! until `stop` or another limit of the `go`.
 
 mod go;
 

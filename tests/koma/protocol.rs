@@ -69,6 +69,76 @@ fn go_mate_finds_the_mates_cshogi_finds() {
     }
 }
 
+/// UCI's `go mate N` (Fairy-Stockfish notation, FEN): with no other limit,
+/// the search answers as soon as it has found a mate in at most N moves, its
+/// first move the `bestmove`, with no default time; the same positions as
+/// cshogi's mates, mates of up to three moves.
+#[test]
+fn uci_go_mate_answers_when_a_mate_is_found() {
+    let text = std::fs::read_to_string(tests_dir().join("protocol/mates.tsv")).expect("mates.tsv");
+    let shogi = koma::Game::load("shogi").expect("shogi");
+    let mut input = String::from("uci\nsetoption name UCI_Variant value shogi\n");
+    let mut lengths = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (sfen, plies) = line.split_once('\t').expect("sfen<TAB>plies");
+        let plies: i32 = plies.trim().parse().expect("plies");
+        if plies > 5 {
+            continue;
+        }
+        let setup = koma::setup::Setup::parse_sfen(sfen).expect("sfen");
+        let pos = koma::position::AnyPosition::from_moves(&shogi, &setup, &[] as &[String])
+            .expect("valid");
+        let moves = (plies + 1) / 2;
+        input.push_str(&format!(
+            "position fen {}\ngo mate {moves}\nisready\n",
+            pos.fen()
+        ));
+        lengths.push(moves);
+    }
+    assert!(lengths.len() >= 8, "{} cases", lengths.len());
+    let (out, err, code) = koma_with_input(&[], input.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let answers: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("bestmove "))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(answers.len(), lengths.len(), "{out}");
+    for (&at, &moves) in answers.iter().zip(&lengths) {
+        let info = lines[at - 1];
+        let found: i32 = info
+            .split_once("score mate ")
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no mate score before {}: {info}", lines[at]));
+        assert!(
+            (1..=moves).contains(&found),
+            "mate in {moves} asked: {info}"
+        );
+        // It stops there: no deeper iteration after the first such mate.
+        let first = (0..at)
+            .rev()
+            .take_while(|&i| lines[i].starts_with("info "))
+            .filter(|&i| lines[i].contains(" score mate "))
+            .min()
+            .expect("a mate line");
+        assert_eq!(
+            first,
+            at - 1,
+            "searched on after the mate: {:?}",
+            &lines[first..=at]
+        );
+        let best = lines[at].split_whitespace().nth(1).expect("a move");
+        let pv = info.split_once(" pv ").map(|(_, pv)| pv).expect("a pv");
+        assert_eq!(pv.split_whitespace().next(), Some(best), "{info}");
+    }
+}
+
 #[test]
 fn go_mate_says_nomate_and_timeout() {
     let out = usi(
