@@ -261,12 +261,14 @@ impl<B: Bitboard> Position<B> {
                         // turn put there: a promotion may end anywhere its
                         // zone allows (as in Fairy-Stockfish), whether or not
                         // the promoted side can move on from there, and
-                        // `flip` turns every piece that moves (`capture`
-                        // turns a piece only where its other side can move).
+                        // `flip` and `capture` turn pieces both ways
+                        // wherever they end.
                         let turned = match rules.promotion {
                             PromotionRule::Optional | PromotionRule::Mandatory => p.promoted,
-                            PromotionRule::Flip => rules.role(role).other_side.is_some(),
-                            PromotionRule::Capture | PromotionRule::Entering => false,
+                            PromotionRule::Flip | PromotionRule::Capture => {
+                                rules.role(role).other_side.is_some()
+                            }
+                            PromotionRule::Entering => false,
                         };
                         let may_stay = turned
                             || rules.immobile_drops
