@@ -268,10 +268,15 @@ def generate(seed, filt=True):
     v.cols = rng.choice([3, 4, 5, 5, 6, 6, 7, 7, 8, 9, 9, 10, 11, 12])
     v.rows = rng.choice([4, 5, 5, 6, 6, 7, 7, 8, 9, 9, 10])
     v.zone = rng.randint(1, max(1, v.rows // 3))
-    v.promotion = rng.choice(["optional", "optional", "mandatory"])
+    v.promotion = rng.choice(["optional"] * 4 + ["mandatory"] * 2 + ["flip", "capture"])
+    if v.promotion in ("flip", "capture"):
+        v.zone = 0
     v.drops = rng.random() < 0.75
+    v.immobile_drops = rng.random() < 0.15
+    v.drop_promoted = v.drops and rng.random() < (0.15 if v.zone else 0.5)
     r = rng.random()
     v.check, v.check_wins = (True, False) if r < 0.75 else ((False, False) if r < 0.9 else (True, True))
+    v.flag = not v.check and rng.random() < 0.4
     royal = "K" if rng.random() < 0.6 else rng.choice(["WfF", "FfW", "KN", "WA", "FD", "WF", "KfN"])
     v.royal = [{"mode": "", "hop": "", "dirs": "", "atom": royal, "range": 0, "ride": False}]
     if royal != "K":
@@ -323,6 +328,10 @@ def place(v, rng):
                 continue
             f, r = rng.choice(free)
             board[r][f] = p["letter"]
+            if p["promo"] and rng.random() < 0.2:
+                pfs, pkm = mobility(p["promo"]["parts"], v.cols, v.rows)
+                if (f, r) in pfs and (f, r) in pkm:
+                    board[r][f] = "+" + p["letter"]
             if v.nifu and v.nifu[0] is p:
                 per_file[f] = per_file.get(f, 0) + 1
     for r in range(v.rows):
@@ -355,7 +364,8 @@ def koma_text(v):
     out = ["---", f"title: \"Random variant {v.seed}\"", f"slug: rv-{v.seed}", "engine:",
            f"  topology: {{ type: grid, rows: {v.rows}, cols: {v.cols} }}",
            f"  setup: \"{v.board}" + (f"[{v.hand}] w" if v.hand else "") + "\"", "  pieces:"]
-    out.append(piece("royal", "K", v.royal, "      royal: true\n").rstrip("\n"))
+    flag = "      wins_on_last_rank: true\n" if v.flag else ""
+    out.append(piece("royal", "K", v.royal, "      royal: true\n" + flag).rstrip("\n"))
     for p in v.pieces:
         extra = ""
         if v.nifu and v.nifu[0] is p:
@@ -370,6 +380,10 @@ def koma_text(v):
             f"    drops: {str(v.drops).lower()}", f"    check: {str(v.check).lower()}"]
     if v.check_wins:
         out.append("    check_wins: true")
+    if v.immobile_drops:
+        out.append("    immobile_drops: true")
+    if v.drop_promoted:
+        out.append("    drop_promoted: true")
     out += ["---", "", f"A random variant (tests/diff/randvar.py, seed {v.seed}).", ""]
     return "\n".join(out)
 
@@ -378,14 +392,14 @@ def fs_text(v):
     out = [f"[{v.fs}:shogi]", f"maxRank = {v.rows}", f"maxFile = {v.cols}",
            "pieceToCharTable = -"]
     out += [f"{t} = -" for t in ("shogiPawn", "lance", "shogiKnight", "silver", "gold", "bishop",
-                                 "rook", "dragonHorse", "bers", "king")]
+                                 "rook", "dragonHorse", "bers")]
     n = 0
     promos = []
     if v.check:
         out.append("king = k" if betza(v.royal) == "K" else f"king = k:{betza(v.royal)}")
     else:
         n += 1
-        out.append(f"customPiece{n} = k:{betza(v.royal)}")
+        out += ["king = -", f"customPiece{n} = k:{betza(v.royal)}"]
         out += ["checking = false", "extinctionValue = loss", "extinctionPieceTypes = k"]
     for p in v.pieces:
         n += 1
@@ -395,13 +409,20 @@ def fs_text(v):
             out.append(f"customPiece{n} = {p['promo']['letter'].lower()}:{betza(p['promo']['parts'])}")
             promos.append(f"{p['letter'].lower()}:{p['promo']['letter'].lower()}")
     out.append("promotedPieceType = " + " ".join(promos))
-    top = range(v.rows - v.zone + 1, v.rows + 1)
+    zone = v.zone or v.rows  # flip, capture: everywhere
+    top = range(v.rows - zone + 1, v.rows + 1)
     out.append("promotionRegionWhite = " + " ".join(f"*{r}" for r in top))
-    out.append("promotionRegionBlack = " + " ".join(f"*{r}" for r in range(1, v.zone + 1)))
-    out.append(f"mandatoryPiecePromotion = {str(v.promotion == 'mandatory').lower()}")
+    out.append("promotionRegionBlack = " + " ".join(f"*{r}" for r in range(1, zone + 1)))
+    out.append(f"mandatoryPiecePromotion = {str(v.promotion != 'optional').lower()}")
+    out.append(f"pieceDemotion = {str(not v.zone).lower()}")
+    out.append(f"piecePromotionOnCapture = {str(v.promotion == 'capture').lower()}")
+    out.append(f"dropPromoted = {str(v.drop_promoted).lower()}")
+    if v.flag:
+        out += ["flagPiece = k", f"flagRegionWhite = *{v.rows}", "flagRegionBlack = *1",
+                "flagPieceSafe = true"]
     out.append(f"pieceDrops = {str(v.drops).lower()}")
     out.append(f"capturesToHand = {str(v.drops).lower()}")
-    out.append("immobilityIllegal = true")
+    out.append(f"immobilityIllegal = {str(not v.immobile_drops).lower()}")
     out.append("shogiPawnDropMateIllegal = false")
     if v.nifu:
         out.append(f"dropNoDoubled = {v.nifu[0]['letter'].lower()}")
