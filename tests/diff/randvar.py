@@ -44,7 +44,7 @@ agree (`mobility`), and where FS does not merge parts on one line
 (`fs_merges`); both differences are described in tests/diff/results.txt.
 
 Usage (a built koma: cargo build --release; pyffish):
-    python3 tests/diff/randvar.py --sample            # CI: 8 fixed seeds
+    python3 tests/diff/randvar.py --sample            # CI: seeds 1-20, 2 games x 40 plies
     python3 tests/diff/randvar.py --count 300 --seed 1 --jobs 1
     python3 tests/diff/randvar.py --seeds 17,42 --keep /tmp/rv   # files kept
     python3 tests/diff/randvar.py --print 17          # show seed 17's two texts
@@ -622,7 +622,7 @@ def main():
         print(fs_text(v))
         return
     if a.sample:
-        a.seeds, a.games, a.plies = "1,2,3,4,5,6,7,8", 2, 40
+        a.seeds, a.games, a.plies = ",".join(str(i) for i in range(1, 21)), 2, 40
     seeds = [int(s) for s in a.seeds.split(",") if s.strip()] or list(range(a.seed, a.seed + a.count))
     a.koma = str(Path(a.koma).resolve())
     if not os.access(a.koma, os.X_OK):
