@@ -376,9 +376,10 @@ impl<B: Bitboard> Position<B> {
             {
                 // Only a drop that checks can mate: test those alone (the
                 // squares its leaps and rides would check from, read from
-                // the royal; a piece that hops is tested on every square,
-                // as drop_mates sees its hops).
-                let checks = if info.hops {
+                // the royal). Where some piece hops, every square is
+                // tested: the dropped piece may check by hopping, or be the
+                // screen over which another piece checks.
+                let checks = if rules.has_hoppers {
                     t
                 } else {
                     t & rules.attacks(them, role, royal, occ)
@@ -668,21 +669,27 @@ impl<B: Bitboard> Position<B> {
     /// Whether dropping `role` on `to` checkmates the opponent: the check
     /// has no legal answer (where giving check wins, the check would end the
     /// game by itself; the drop is still mate only if it could not be answered).
+    /// The check may come from the dropped piece or, where pieces hop, from
+    /// another piece that hops over it.
     fn drop_mates(&self, us: Color, role: Role, to: Square) -> bool {
         let them = us.opposite();
         let Some(their_royal) = self.royal_square(them) else {
             return false;
         };
         let occ = self.occupied() | B::from_square(to);
-        if !self
-            .rules
-            .attacks_all(us, role, to, occ)
-            .contains(their_royal)
+        if !self.rules.has_hoppers
+            && !self
+                .rules
+                .attacks_all(us, role, to, occ)
+                .contains(their_royal)
         {
             return false;
         }
         let mut after = self.without_history();
         after.play_unchecked(Move::Drop { role, to });
+        if self.rules.has_hoppers && !after.in_check() {
+            return false;
+        }
         let mut reply = First(false);
         after.generate_replies(&mut reply, !B::EMPTY, true);
         !reply.0
