@@ -41,19 +41,24 @@ What is varied (the subset both engines express; FS = Fairy-Stockfish):
 Pieces are kept only where Fairy-Stockfish reads them as koma does (with
 --no-filter, all are kept): where the two readings of "could never move"
 agree (`mobility`), and where FS does not merge parts on one line
-(`fs_merges`); both differences are described in tests/diff/results.txt.
+(`fs_merges`); nifu is not given to a kind that may be dropped promoted
+(FS limits those drops too); immobile drops go only with flip and capture
+(with a zone, koma still forces a promotion where the piece could not move on,
+FS does not). These differences are described in tests/diff/results.txt.
 
 Usage (a built koma: cargo build --release; pyffish):
     python3 tests/diff/randvar.py --sample            # CI: seeds 1-20, 2 games x 40 plies
-    python3 tests/diff/randvar.py --count 300 --seed 1 --jobs 1
+    python3 tests/diff/randvar.py --count 300 --seed 1001      # one process
     python3 tests/diff/randvar.py --seeds 17,42 --keep /tmp/rv   # files kept
     python3 tests/diff/randvar.py --print 17          # show seed 17's two texts
+    python3 tests/diff/randvar.py --tally --count 320 --seed 1001   # rules drawn
 
 Options: --count N (variants, seeds SEED..SEED+N-1), --seed S, --seeds a,b,
 --games G (per variant, default 3), --plies P (default 60), --koma PATH,
 --oracle PATH, --keep DIR (write every variant's .md and .ini there),
---quiet, --no-filter (do not drop pieces on which the engines' immobility
-readings differ).
+--quiet, --show N (differences printed in full per variant, default 3),
+--no-filter (keep the pieces that Fairy-Stockfish reads otherwise than koma),
+--tally (only count the rules drawn for the seeds; no engine is run).
 Exit: 0 no difference, 1 differences, 2 a tool could not run.
 """
 import argparse
@@ -273,6 +278,10 @@ def generate(seed, filt=True):
         v.zone = 0
     v.drops = rng.random() < 0.75
     v.immobile_drops = rng.random() < 0.15
+    if filt and v.zone:
+        # with immobile_drops koma still makes a piece promote where it could
+        # not move on, FS (immobilityIllegal = false) does not (results.txt)
+        v.immobile_drops = False
     v.drop_promoted = v.drops and rng.random() < (0.15 if v.zone else 0.5)
     r = rng.random()
     v.check, v.check_wins = (True, False) if r < 0.75 else ((False, False) if r < 0.9 else (True, True))
@@ -304,6 +313,11 @@ def generate(seed, filt=True):
         v.nifu = (rng.choice(v.pieces), rng.choice([1, 1, 2]))
     if v.drops and rng.random() < 0.4:
         v.dropmate = rng.choice(v.pieces)
+    if filt and v.nifu and v.drop_promoted and v.nifu[0]["promo"]:
+        # FS's dropNoDoubled also stops the kind's promoted drops on a file
+        # that has one; koma's max_per_file counts and limits unpromoted
+        # pieces only (results.txt)
+        v.nifu = None
     v.setup = None
     return v, rng
 
@@ -597,6 +611,33 @@ def describe(v, d, a):
     return "\n".join(out)
 
 
+def tally(a):
+    """How often each rule comes up among the seeds (no engine is run)."""
+    seeds = [int(s) for s in a.seeds.split(",") if s.strip()] or list(range(a.seed, a.seed + a.count))
+    t = {}
+
+    def add(k):
+        t[k] = t.get(k, 0) + 1
+    for seed in seeds:
+        v, _ = generate(seed, not a.no_filter)
+        add(f"promotion {v.promotion}")
+        add("drops" if v.drops else "no drops")
+        add("check_wins" if v.check_wins else "checkmate" if v.check else "capture the royal")
+        for key, on in (("nifu", v.nifu), ("drop mate illegal", v.dropmate), ("flag (try)", v.flag),
+                        ("immobile drops", v.immobile_drops), ("drop promoted", v.drop_promoted),
+                        ("royal not K", betza(v.royal) != "K"),
+                        ("hopper", any(q["hop"] for p in v.pieces for q in p["parts"]
+                                       + (p["promo"]["parts"] if p["promo"] else []))),
+                        ("ranged rider", any(q["range"] and not q["hop"] for p in v.pieces
+                                             for q in p["parts"]))):
+            if on:
+                add(key)
+        add(f"{len(v.pieces)} kinds")
+    print(f"{len(seeds)} variants (seeds {seeds[0]}-{seeds[-1]}):")
+    for k in sorted(t):
+        print(f"  {k:<22}{t[k]:>5}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  epilog="See the module docstring (head of this file) for details.")
@@ -607,6 +648,7 @@ def main():
     ap.add_argument("--plies", type=int, default=60)
     ap.add_argument("--sample", action="store_true")
     ap.add_argument("--print", type=int, default=None)
+    ap.add_argument("--tally", action="store_true")
     ap.add_argument("--keep", default="")
     ap.add_argument("--no-filter", action="store_true")
     ap.add_argument("--quiet", action="store_true")
@@ -620,6 +662,9 @@ def main():
         place(v, rng)
         print(koma_text(v))
         print(fs_text(v))
+        return
+    if a.tally:
+        tally(a)
         return
     if a.sample:
         a.seeds, a.games, a.plies = ",".join(str(i) for i in range(1, 21)), 2, 40
