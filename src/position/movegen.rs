@@ -669,6 +669,8 @@ impl<B: Bitboard> Position<B> {
     /// Whether dropping `role` on `to` checkmates the opponent: the check
     /// has no legal answer (where giving check wins, the check would end the
     /// game by itself; the drop is still mate only if it could not be answered).
+    /// The check may come from the dropped piece or, where pieces hop, from
+    /// another piece that hops over it.
     fn drop_mates(&self, us: Color, role: Role, to: Square) -> bool {
         let them = us.opposite();
         let Some(their_royal) = self.royal_square(them) else {

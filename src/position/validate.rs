@@ -257,9 +257,22 @@ impl<B: Bitboard> Position<B> {
                             role,
                         };
                         // Where promotion is never forced, a piece may stand
-                        // where it can no longer move.
-                        let may_stay =
-                            rules.immobile_drops || rules.promotion == PromotionRule::Entering;
+                        // where it can no longer move; so may a piece that a
+                        // turn put there: a promotion may end anywhere its
+                        // zone allows (as in Fairy-Stockfish), whether or not
+                        // the promoted side can move on from there, and
+                        // `flip` and `capture` turn pieces both ways
+                        // wherever they end.
+                        let turned = match rules.promotion {
+                            PromotionRule::Optional | PromotionRule::Mandatory => p.promoted,
+                            PromotionRule::Flip | PromotionRule::Capture => {
+                                rules.role(role).other_side.is_some()
+                            }
+                            PromotionRule::Entering => false,
+                        };
+                        let may_stay = turned
+                            || rules.immobile_drops
+                            || rules.promotion == PromotionRule::Entering;
                         if !may_stay && !rules.mobile(p.color, role).contains(sq) {
                             problems.push(PositionProblem::Immobile {
                                 color: p.color,

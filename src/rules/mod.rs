@@ -485,9 +485,10 @@ impl<B: Bitboard> Rules<B> {
 
     /// Where a move of the role from `from` may end as far as promotion is
     /// concerned: a piece that cannot promote on the move may not go where
-    /// it could never move again. Under `promotion: capture` its captures on
-    /// `theirs` turn it over, so they may also end where its other side can
-    /// move.
+    /// it could never move again. A move that turns it over may end
+    /// anywhere, as in Fairy-Stockfish, even where the side it turns to
+    /// could never move on: under `promotion: capture`, its captures (on
+    /// `theirs`).
     #[inline]
     pub(crate) fn arrival(&self, color: Color, role: Role, from: Square, theirs: B) -> B {
         let info = &self.roles[role.index()];
@@ -496,10 +497,7 @@ impl<B: Bitboard> Rules<B> {
         let turns_over = if self.promotion.turns_both_ways() {
             match info.other_side {
                 Some(_) if self.promotion == PromotionRule::Flip => true,
-                Some(other) => {
-                    return self.arrive[self.cr(color, role)]
-                        | (theirs & self.mobile(color, other));
-                }
+                Some(_) => return self.arrive[self.cr(color, role)] | theirs,
                 None => false,
             }
         } else {
