@@ -258,8 +258,9 @@ impl<B: Bitboard> Position<B> {
                         };
                         // Where promotion is never forced, a piece may stand
                         // where it can no longer move.
-                        let may_stay =
-                            rules.immobile_drops || rules.promotion == PromotionRule::Entering;
+                        let may_stay = rules.immobile_drops
+                            || rules.immobile_moves
+                            || rules.promotion == PromotionRule::Entering;
                         if !may_stay && !rules.mobile(p.color, role).contains(sq) {
                             problems.push(PositionProblem::Immobile {
                                 color: p.color,
