@@ -51,8 +51,10 @@
 // capture with probability 0.5 if there is one, else a drop with
 // probability 0.3, else any; `quiet` a move that gives no check with
 // probability 0.9 if there is one (games then last long enough for hands to
-// fill), else any. A game stops when shogiops says it is over or after P
-// plies. generate writes of each game the positions of every K-th ply, its
+// fill), else any; never a `-` exception (a move that leaves the mover's
+// king attacked, from which the game would go on in a position the rules
+// cannot reach). A game stops when shogiops says it is over or after P
+// plies, or when every move shogiops lists is refused. generate writes of each game the positions of every K-th ply, its
 // last two (the end and the position that led to it) and, for annan shogi,
 // every position in check or with an exception, each position once (the
 // first time it is met, by SFEN without the move number).
@@ -123,13 +125,26 @@ function exceptions(pos, listed) {
   return out.sort();
 }
 
-/** The line of one position: sfen, result, moves and exceptions (none after the end). */
-function line(pos) {
+/**
+ * One position looked at: its result, the moves shogiops lists, the
+ * exceptions, and the moves a random game may play (those listed, less the
+ * ones that leave the king attacked: a game never goes on from a position
+ * the rules cannot reach).
+ */
+function analyse(pos) {
   const res = result(pos);
   const listed = res === '-' ? dests(pos) : [];
-  const moves = listed.map(makeUsi).sort();
-  const cols = [makeSfen(pos), res, moves.join(' ')];
-  if (GAME.borrows) cols.push(exceptions(pos, listed).join(' '));
+  const exc = exceptions(pos, listed);
+  const refused = new Set(exc.filter(e => e.startsWith('-')).map(e => e.slice(1)));
+  const playable = refused.size ? listed.filter(m => !refused.has(makeUsi(m))) : listed;
+  return { res, listed, exc, playable };
+}
+
+/** The line of one position: sfen, result, moves and exceptions (none after the end). */
+function line(pos, info = analyse(pos)) {
+  const moves = info.listed.map(makeUsi).sort();
+  const cols = [makeSfen(pos), info.res, moves.join(' ')];
+  if (GAME.borrows) cols.push(info.exc.join(' '));
   return cols.join('\t');
 }
 
@@ -166,7 +181,10 @@ function choose(rng, style, pos, moves) {
   return pick(rng, moves);
 }
 
-/** Random games from the start: `visit(game, ply, pos, style, last)` for every position. */
+/**
+ * Random games from the start: `visit(game, ply, pos, style, last, info)`
+ * for every position (info: its `analyse`); moves from `info.playable`.
+ */
 function games(args, visit) {
   const count = Number(args.games ?? 120);
   const seed0 = Number(args.seed ?? 1);
@@ -176,10 +194,11 @@ function games(args, visit) {
     const style = STYLES[g % STYLES.length];
     const pos = position(RULES, initialSfen(RULES));
     for (let ply = 0; ; ply++) {
-      const last = pos.outcome() !== undefined || ply === plies;
-      visit(g, ply, pos, style, last);
+      const info = analyse(pos);
+      const last = info.res !== '-' || ply === plies || info.playable.length === 0;
+      visit(g, ply, pos, style, last, info);
       if (last) break;
-      pos.play(choose(rng, style, pos, dests(pos)));
+      pos.play(choose(rng, style, pos, info.playable));
     }
   }
 }
@@ -210,8 +229,8 @@ function generate(args) {
   const seen = new Set();
   const lines = [];
   const tally = { positions: 0, over: 0, check: 0, stalemate: 0, checkmate: 0, inCheck: 0, exceptions: 0, hand: 0, promoted: 0, plies: 0 };
-  const add = pos => {
-    const l = line(pos);
+  const add = (pos, info) => {
+    const l = line(pos, info);
     const [sfen, res, , exc] = l.split('\t');
     if (seen.has(key(sfen))) return;
     seen.add(key(sfen));
@@ -227,11 +246,10 @@ function generate(args) {
     if (sfen.split(' ')[0].includes('+')) tally.promoted += 1;
   };
   let previous;
-  games(args, (g, ply, pos, style, last) => {
+  games(args, (g, ply, pos, style, last, info) => {
     if (ply === 0) previous = undefined;
-    const wanted = ply % every === 0 || last ||
-      (GAME.borrows && (pos.isCheck() || exceptions(pos, dests(pos)).length > 0));
-    if (wanted) add(pos);
+    const wanted = ply % every === 0 || last || (GAME.borrows && (pos.isCheck() || info.exc.length > 0));
+    if (wanted) add(pos, info);
     if (last && previous) add(previous);
     previous = pos.clone();
     if (!last) tally.plies += 1;
@@ -270,12 +288,12 @@ function generate(args) {
 
 function play(args) {
   let last = -1;
-  games(args, (g, ply, pos, style) => {
+  games(args, (g, ply, pos, style, _last, info) => {
     if (g !== last) {
       console.log(`# game ${g} seed ${Number(args.seed ?? 1) + g} style ${style}`);
       last = g;
     }
-    console.log(`${g}\t${ply}\t${line(pos)}`);
+    console.log(`${g}\t${ply}\t${line(pos, info)}`);
   });
 }
 
