@@ -809,3 +809,12 @@ fn hoppers_match_the_reference() {
     let path = crate::common::variant_path("tests/hoppers/hopper-shogi.md");
     assert!(check_games(&path, 30, 80, 0x94d0_49bb_1331_11eb) > 1000);
 }
+
+#[test]
+fn borrowed_movement_matches_the_reference() {
+    // A piece moves as the friend behind it and one file to its right, a
+    // cannon in each hand: lenders moved, captured and dropped, borrowed
+    // hops and rides in checks and pins, both orientations.
+    let path = crate::common::variant_path("tests/borrow/diagonal-friend.md");
+    assert!(check_games(&path, 30, 80, 0x2545_f491_4f6c_dd1d) > 1000);
+}
