@@ -125,11 +125,14 @@ fn summary<B: koma::board::Bitboard>(rules: &koma::rules::Rules<B>) -> String {
         PromotionRule::Entering => format!("promotion on entering {ranks} or capturing there"),
     };
     let drops = if rules.drops { "drops" } else { "no drops" };
-    let check = if rules.check_wins {
-        ", giving check wins"
+    let mut check = if rules.check_wins {
+        ", giving check wins".to_string()
     } else {
-        ""
+        String::new()
     };
+    if rules.borrows() {
+        check += ", pieces move as a friend they borrow from";
+    }
     let rep = rules.repetition;
     let result = match rep.result {
         RepetitionResult::Draw => "draw",

@@ -464,18 +464,28 @@ impl<B: Bitboard> Position<B> {
                 if self.piece_at(to).is_some_and(|q| q.color == us) {
                     return format!("{} is occupied by a {} piece", name(to), us.name());
                 }
+                // The piece's movement: its own, or a friend's it borrows.
+                let mover = self.moves_as(us, p.role, from);
                 if !rules
                     .targets_all(
                         us,
-                        p.role,
+                        mover,
                         from,
                         self.occupied(),
                         self.color_pieces(us.opposite()),
                     )
                     .contains(to)
                 {
+                    let borrowed = if mover == p.role {
+                        String::new()
+                    } else {
+                        format!(
+                            " (it borrows the movement of a friendly {})",
+                            rules.role(mover).name
+                        )
+                    };
                     return format!(
-                        "a {} cannot move from {} to {}",
+                        "a {} cannot move from {} to {}{borrowed}",
                         info.name,
                         name(from),
                         name(to)
@@ -508,7 +518,11 @@ impl<B: Bitboard> Position<B> {
                         )
                     };
                 }
-                if !promote && !rules.immobile_drops && !rules.mobile(us, p.role).contains(to) {
+                if !promote
+                    && !rules.immobile_drops
+                    && !rules.immobile_moves
+                    && !rules.mobile(us, p.role).contains(to)
+                {
                     return format!(
                         "a {} on {} could never move again, and it cannot promote there",
                         info.name,

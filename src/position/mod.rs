@@ -256,12 +256,55 @@ impl<B: Bitboard> Position<B> {
     /// Pieces of `by` that attack `sq`, given the occupancy.
     #[inline]
     pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
-        let att = self.one_leg_attackers(sq, by, occ);
-        if self.rules.has_two_legs || self.rules.has_hoppers {
-            att | self.two_leg_attackers(sq, by) | self.hop_attackers(sq, by, occ)
+        if self.rules.by_trial {
+            self.irregular_attackers(sq, by, occ)
         } else {
-            att
+            self.one_leg_attackers(sq, by, occ)
         }
+    }
+
+    /// [`Position::attackers_to`] where the one-leg tables do not tell it
+    /// all: moves in two legs, hops, borrowed movement. Kept out of line.
+    #[inline(never)]
+    fn irregular_attackers(&self, sq: Square, by: Color, occ: B) -> B {
+        if self.rules.borrows() {
+            return self.borrowed_attackers(sq, by, occ);
+        }
+        self.one_leg_attackers(sq, by, occ)
+            | self.two_leg_attackers(sq, by)
+            | self.hop_attackers(sq, by, occ)
+    }
+
+    /// The role whose movement the piece of `color` and `role` on `sq` has:
+    /// that of the friendly piece on its lending square
+    /// (`rules.move_as_friend_at`), if there is one; else its own.
+    #[inline]
+    pub fn moves_as(&self, color: Color, role: Role, sq: Square) -> Role {
+        match self.rules.lender(color, sq).and_then(|l| self.piece_at(l)) {
+            Some(friend) if friend.color == color => friend.role,
+            _ => role,
+        }
+    }
+
+    /// Pieces of `by` that attack `sq` given the occupancy, each by the
+    /// movement it borrows ([`Position::moves_as`]); lenders are read from
+    /// the board as it stands. No role moves in two legs here (the
+    /// validator refuses them with borrowing).
+    fn borrowed_attackers(&self, sq: Square, by: Color, occ: B) -> B {
+        let rules = &*self.rules;
+        let mut att = B::EMPTY;
+        for from in self.by_color[by.index()].squares() {
+            let Some(piece) = self.piece_at(from) else {
+                continue;
+            };
+            let role = self.moves_as(by, piece.role, from);
+            if (rules.role(role).hops || rules.reach(by, role, from).contains(sq))
+                && rules.attacks_all(by, role, from, occ).contains(sq)
+            {
+                att |= B::from_square(from);
+            }
+        }
+        att
     }
 
     /// Pieces of `by` that hop over a screen onto `sq`, given the

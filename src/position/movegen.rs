@@ -170,7 +170,7 @@ impl<B: Bitboard> Position<B> {
     /// (to explain why a move is illegal).
     pub(crate) fn pseudo_legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
-        self.generate_with(&mut moves, &None, !B::EMPTY, true);
+        self.generate_unguarded(&mut moves, !B::EMPTY, true);
         moves
     }
 
@@ -231,25 +231,38 @@ impl<B: Bitboard> Position<B> {
 
     /// The legal moves by the check rule (all the rules but the trade limits).
     fn generate_legal<S: Sink>(&self, out: &mut S, to_mask: B, drops: bool) {
-        // Pins and check masks describe neither two-leg moves nor hops over
-        // a screen (a move can add or take away a screen): those games try
-        // each move instead.
-        if !(self.rules.has_two_legs || self.rules.has_hoppers) {
-            self.generate_with(out, &self.guard(), to_mask, drops);
+        // Pins and check masks describe neither two-leg moves, nor hops over
+        // a screen (a move can add or take away a screen), nor borrowed
+        // movement (a move can change how other pieces move): those games
+        // try each move instead.
+        if !self.rules.by_trial {
+            self.generate_with::<S, false>(out, &self.guard(), to_mask, drops);
         } else if self.rules.check {
             let mut tried = Tried {
                 scratch: self.without_history(),
                 out,
             };
-            self.generate_with(&mut tried, &None, to_mask, drops);
+            self.generate_unguarded(&mut tried, to_mask, drops);
         } else {
-            self.generate_with(out, &None, to_mask, drops);
+            self.generate_unguarded(out, to_mask, drops);
+        }
+    }
+
+    /// Every pseudo-legal move, with the movement each piece borrows where
+    /// the rules have borrowing (a generator of its own, so that the other
+    /// games pay nothing for it).
+    fn generate_unguarded<S: Sink>(&self, out: &mut S, to_mask: B, drops: bool) {
+        if self.rules.borrows() {
+            self.generate_with::<S, true>(out, &None, to_mask, drops);
+        } else {
+            self.generate_with::<S, false>(out, &None, to_mask, drops);
         }
     }
 
     /// Hands to `out` every move that `guard` allows (every pseudo-legal
-    /// move without a guard).
-    fn generate_with<S: Sink>(
+    /// move without a guard); with `BORROWS`, each piece moves as the
+    /// friend it borrows from (never with a guard).
+    fn generate_with<S: Sink, const BORROWS: bool>(
         &self,
         out: &mut S,
         guard: &Option<Guard<B>>,
@@ -270,7 +283,14 @@ impl<B: Bitboard> Position<B> {
                 if out.full() {
                     return;
                 }
-                let targets = rules.targets(us, role, from, occ, theirs)
+                // The movement may be a friend's; promotion is by the
+                // piece's own role.
+                let mover = if BORROWS {
+                    self.moves_as(us, role, from)
+                } else {
+                    role
+                };
+                let targets = rules.targets(us, mover, from, occ, theirs)
                     & rules.arrival(us, role, from, theirs)
                     & to_mask;
                 let t = match &guard {
@@ -325,8 +345,26 @@ impl<B: Bitboard> Position<B> {
         }
 
         // Hops over a screen (only ever without a guard), but for squares
-        // the piece's other moves reach.
-        if rules.has_hoppers {
+        // the piece's other moves reach; with borrowing, of each piece
+        // whose movement (its own or a friend's) hops.
+        if rules.has_hoppers && BORROWS {
+            for from in ours.squares() {
+                let Some(piece) = self.piece_at(from) else {
+                    continue;
+                };
+                let mover = self.moves_as(us, piece.role, from);
+                if !rules.role(mover).hops {
+                    continue;
+                }
+                let hops = rules.hop_targets(us, mover, from, occ, theirs)
+                    & rules.arrival(us, piece.role, from, theirs)
+                    & to_mask
+                    & !rules.targets(us, mover, from, occ, theirs);
+                for to in hops.squares() {
+                    self.push_normal(out, piece.role, from, to);
+                }
+            }
+        } else if rules.has_hoppers {
             for role in rules.all_roles().filter(|&r| rules.role(r).hops) {
                 for from in (self.by_role[role.index()] & ours).squares() {
                     let hops = rules.hop_targets(us, role, from, occ, theirs)
@@ -374,7 +412,8 @@ impl<B: Bitboard> Position<B> {
             if info.drop_mate_illegal
                 && let Some(royal) = self.royal_square(them)
             {
-                // Only a drop that checks can mate: test those alone (the
+                // Only a drop from where the piece's own movement reaches
+                // the royal can be a drop mate: test those alone (the
                 // squares its leaps and rides would check from, read from
                 // the royal). Where pieces hop, every square is tested: a
                 // hopper checks by its hops, and any dropped piece may be
@@ -547,6 +586,7 @@ impl<B: Bitboard> Position<B> {
         }
         // Where the piece may also stay as it is.
         let stays = match rules.promotion {
+            PromotionRule::Optional if rules.immobile_moves => promoting,
             PromotionRule::Optional => promoting & rules.mobile(us, role),
             PromotionRule::Entering => promoting,
             _ => B::EMPTY,
@@ -571,7 +611,7 @@ impl<B: Bitboard> Position<B> {
             promote: true,
         });
         if (rules.promotion == PromotionRule::Optional
-            && rules.mobile(self.turn, role).contains(to))
+            && (rules.immobile_moves || rules.mobile(self.turn, role).contains(to)))
             || rules.promotion == PromotionRule::Entering
         {
             out.push(Move::Normal {
@@ -636,6 +676,7 @@ impl<B: Bitboard> Position<B> {
         let rules = &*self.rules;
         let mobile = rules.mobile(self.turn, role).contains(to)
             || rules.immobile_drops
+            || rules.immobile_moves
             || rules.promotion == PromotionRule::Entering;
         let mv = |promote| Move::MultiLeg {
             from,
@@ -666,11 +707,15 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    /// Whether dropping `role` on `to` checkmates the opponent: the check
-    /// has no legal answer (where giving check wins, the check would end the
-    /// game by itself; the drop is still mate only if it could not be answered).
-    /// The check may come from the dropped piece or, where pieces hop, from
-    /// another piece that hops over it.
+    /// Whether dropping `role` on `to` checkmates the opponent: the dropped
+    /// piece's own movement reaches their royal (or, where pieces hop,
+    /// another piece checks by hopping over it), and they have no legal
+    /// reply (where giving check wins, the check would end the game by
+    /// itself; the drop is still mate only if it could not be answered).
+    /// With borrowed movement the replies follow every piece's borrowed
+    /// movement, while the drop is judged by the piece's own (lishogi's
+    /// annan shogi: the pawn dropped in front of the king, mating or leaving
+    /// no move, whatever the pawn borrows).
     fn drop_mates(&self, us: Color, role: Role, to: Square) -> bool {
         let them = us.opposite();
         let Some(their_royal) = self.royal_square(them) else {
@@ -678,18 +723,20 @@ impl<B: Bitboard> Position<B> {
         };
         let occ = self.occupied() | B::from_square(to);
         // The drop checks by the dropped piece or, where pieces hop, by one
-        // that hops over it (the position is legal, so nothing else of ours
-        // attacks their royal before it).
-        let checks = self
+        // that hops over it (known once the drop is made: the dropped piece
+        // may also lend its movement).
+        let own = self
             .rules
             .attacks_all(us, role, to, occ)
-            .contains(their_royal)
-            || (self.rules.has_hoppers && self.attackers_to(their_royal, us, occ).any());
-        if !checks {
+            .contains(their_royal);
+        if !own && !self.rules.has_hoppers {
             return false;
         }
         let mut after = self.without_history();
         after.play_unchecked(Move::Drop { role, to });
+        if !own && !after.in_check() {
+            return false;
+        }
         let mut reply = First(false);
         after.generate_replies(&mut reply, !B::EMPTY, true);
         !reply.0

@@ -272,6 +272,7 @@ impl<B: Bitboard> Position<B> {
                         };
                         let may_stay = turned
                             || rules.immobile_drops
+                            || rules.immobile_moves
                             || rules.promotion == PromotionRule::Entering;
                         if !may_stay && !rules.mobile(p.color, role).contains(sq) {
                             problems.push(PositionProblem::Immobile {

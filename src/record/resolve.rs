@@ -82,15 +82,17 @@ pub fn csa_ready(game: &Game) -> Result<(), String> {
 }
 
 /// The game a draft is for.
-/// The first game that fits, preferring one that names a KIF handicap:
-/// where several variants share a board, pieces and start (shogi and check
-/// shogi), a record that names none is taken for the game its format was
-/// made for.
+/// The first game that fits, preferring the one whose KIF handicap is the
+/// even game's (`平手`), then one that names any: where several variants
+/// share a board, pieces and start (shogi, check shogi, annan shogi, which
+/// has its own 手合割), a record that names none is taken for the game its
+/// format was made for.
 fn first_fit(games: &[Game], fits: impl Fn(&Game) -> bool) -> Option<Game> {
     let fitting: Vec<&Game> = games.iter().filter(|g| fits(g)).collect();
     fitting
         .iter()
-        .find(|g| kif_handicap(g).is_some())
+        .find(|g| kif_handicap(g).as_deref() == Some(kif::DEFAULT_HANDICAP))
+        .or_else(|| fitting.iter().find(|g| kif_handicap(g).is_some()))
         .or(fitting.first())
         .map(|g| (*g).clone())
 }

@@ -75,6 +75,29 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
     rules.has_two_legs = rules.roles.iter().any(|r| r.two_legs);
     rules.has_hoppers = rules.roles.iter().any(|r| r.hops);
+    rules.immobile_moves = rules_spec.immobile_moves;
+    if let Some(at) = rules_spec.move_as_friend_at {
+        // Seen from each owner's side: gote's forward is sente's back, its
+        // right sente's left.
+        for color in Color::ALL {
+            let sign = if color == Color::Sente { 1 } else { -1 };
+            for sq in topology.squares() {
+                let lender = topology.square(
+                    i32::from(topology.file(sq)) + sign * at.right,
+                    i32::from(topology.rank(sq)) + sign * at.forward,
+                );
+                rules.lenders.push(lender);
+            }
+        }
+    }
+    rules.by_trial = rules.has_two_legs || rules.has_hoppers || rules.borrows();
+    // A piece that borrows moves as any of its friends may: it keeps its
+    // file only if every role does.
+    if rules.borrows() && rules.roles.iter().any(|r| !r.keeps_file) {
+        for r in &mut rules.roles {
+            r.keeps_file = false;
+        }
+    }
     // The most royal pieces a side can come to have: its royals of the
     // start and the pieces (on the board or in hand) that may promote to a
     // royal one; where captured pieces are dropped again and a side may
@@ -207,7 +230,7 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
     let mut arrive = Vec::with_capacity(2 * rules.role_count());
     for color in Color::ALL {
         for role in rules.all_roles() {
-            let stay = if rules.immobile_drops {
+            let stay = if rules.immobile_drops || rules.immobile_moves {
                 rules.all
             } else {
                 rules.mobile(color, role)

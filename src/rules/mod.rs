@@ -219,6 +219,9 @@ pub struct Rules<B> {
     pub promotion: PromotionRule,
     /// Whether pieces may be dropped where they could never move.
     pub immobile_drops: bool,
+    /// Whether a move may leave a piece unpromoted where it could never
+    /// move by its own movement.
+    pub immobile_moves: bool,
     /// Whether pieces may be dropped promoted side up.
     pub drop_promoted: bool,
     /// Whether a side's last royal may not be left attacked.
@@ -239,6 +242,14 @@ pub struct Rules<B> {
     /// pieces that move onto or off its lines anywhere, and legality is
     /// found by trying each move.
     pub has_hoppers: bool,
+    /// Borrowed movement (`rules.move_as_friend_at`): by colour then
+    /// square, the square whose friendly piece lends its movement to the
+    /// piece there (`None` off the board); empty without borrowing.
+    pub(crate) lenders: Vec<Option<Square>>,
+    /// Whether legality is found by trying each move, and attacks are
+    /// looked for beyond the one-leg tables: some role moves in two legs or
+    /// hops, or pieces borrow movement (a move then changes how others move).
+    pub by_trial: bool,
     /// The last rank of each colour (the far side).
     pub last_rank: [B; 2],
     /// Repetition rules.
@@ -291,6 +302,22 @@ pub struct Rules<B> {
 }
 
 impl<B: Bitboard> Rules<B> {
+    /// Whether pieces borrow the movement of a friend (`rules.move_as_friend_at`).
+    #[inline]
+    pub fn borrows(&self) -> bool {
+        !self.lenders.is_empty()
+    }
+
+    /// The square whose friendly piece would lend its movement to a piece
+    /// of `color` on `sq`, if the rules borrow and that square is on the board.
+    #[inline]
+    pub fn lender(&self, color: Color, sq: Square) -> Option<Square> {
+        self.lenders
+            .get(color.index() * self.topology.len() + sq.index())
+            .copied()
+            .flatten()
+    }
+
     /// Number of roles.
     #[inline]
     pub fn role_count(&self) -> usize {

@@ -203,6 +203,7 @@ pub(super) fn tables<B: Bitboard>(
         drops: true,
         promotion: PromotionRule::Optional,
         immobile_drops: false,
+        immobile_moves: false,
         drop_promoted: false,
         check: true,
         check_wins: false,
@@ -210,6 +211,8 @@ pub(super) fn tables<B: Bitboard>(
         has_tries: false,
         has_two_legs: false,
         has_hoppers: false,
+        lenders: Vec::new(),
+        by_trial: false,
         last_rank: [B::EMPTY; 2],
         repetition: Repetition {
             count: 4,

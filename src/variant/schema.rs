@@ -164,9 +164,17 @@ pub struct RulesSpec {
     /// Whether a piece may be dropped where it could never move.
     #[serde(default)]
     pub immobile_drops: bool,
+    /// Whether a move may leave a piece unpromoted where it could never
+    /// move by its own movement (no promotion is forced).
+    #[serde(default)]
+    pub immobile_moves: bool,
     /// Whether a piece in hand may be dropped with its promoted side up.
     #[serde(default)]
     pub drop_promoted: bool,
+    /// Borrowed movement: a piece moves as the friendly piece on this
+    /// square relative to it (from its owner's side), if there is one.
+    #[serde(default)]
+    pub move_as_friend_at: Option<FriendSquareSpec>,
     /// Whether a side's last royal piece may not be left attacked (check).
     /// Without it, royals may be captured, and losing the last one loses.
     #[serde(default = "yes")]
@@ -187,6 +195,20 @@ pub struct RulesSpec {
     /// The impasse rule: when a side may declare a win.
     #[serde(default)]
     pub declaration: Option<DeclarationSpec>,
+}
+
+/// `engine.rules.move_as_friend_at`: the square, relative to a piece and
+/// seen from its owner's side, whose friendly piece lends it its movement
+/// (annan shogi's piece directly behind: `forward: -1`).
+#[derive(Copy, Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct FriendSquareSpec {
+    /// Ranks toward the opponent (negative: toward the owner's side).
+    #[serde(default)]
+    pub forward: i32,
+    /// Files toward the owner's right (negative: toward its left).
+    #[serde(default)]
+    pub right: i32,
 }
 
 /// `engine.rules.bare_royal`: ends by a lone royal piece (chu shogi's bare
@@ -256,7 +278,9 @@ impl Default for RulesSpec {
             promotion: PromotionRule::default(),
             drops: true,
             immobile_drops: false,
+            immobile_moves: false,
             drop_promoted: false,
+            move_as_friend_at: None,
             check: true,
             check_wins: false,
             repetition: RepetitionSpec::default(),

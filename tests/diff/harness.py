@@ -630,14 +630,14 @@ class Koma:
 
 
 class Shogiops:
-    """lishogi's rules: one `node tests/shogiops/oracle.mjs moves` process,
+    """lishogi's rules: one `node tests/shogiops/oracle.mjs checkshogi moves` process,
     SFEN lines in, `sfen<TAB>result<TAB>moves` (USI) lines out."""
 
     def __init__(self):
         self.proc = None
 
     def start(self):
-        self.proc = subprocess.Popen(["node", str(SHOGIOPS_SCRIPT), "moves"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(["node", str(SHOGIOPS_SCRIPT), "checkshogi", "moves"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                      bufsize=1)
 
@@ -867,7 +867,7 @@ def describe(d, koma_path, oracle_path):
                f"--batch --notation fairy")
     out.append(f"               python3 {oracle_path} moves {d['fs']} '{d['fen']}'")
     if d["fs"] in SHOGIOPS:
-        out.append(f"               echo '{Pos.parse(d['fen']).sfen()}' | node {SHOGIOPS_SCRIPT} moves")
+        out.append(f"               echo '{Pos.parse(d['fen']).sfen()}' | node {SHOGIOPS_SCRIPT} checkshogi moves")
     return "\n".join(out)
 
 

@@ -497,3 +497,64 @@ fn every_alias_plays_its_variant() {
         assert_eq!(stdout(&by_alias), stdout(&by_slug), "{alias} is {slug}");
     }
 }
+
+/// lishogi's name for annan shogi, `annanshogi`, is the game under every
+/// command: moves, perft, play, svg, records (convert and validate), USI
+/// and UCI; and the KIF koma writes for it names lishogi's 手合割.
+#[test]
+fn lishogis_annan_name_works_with_every_command() {
+    let by_slug = koma(&["moves", "--variant", "annan-shogi"]);
+    let by_name = koma(&["moves", "--variant", "annanshogi"]);
+    assert!(by_name.status.success(), "{}", stderr(&by_name));
+    assert_eq!(stdout(&by_name), stdout(&by_slug));
+    let perft = koma(&["perft", "--variant", "annanshogi", "--depth", "2"]);
+    assert_eq!(stdout(&perft).trim(), "total: 784", "{}", stderr(&perft));
+    let svg = koma(&["svg", "--variant", "annanshogi"]);
+    assert!(stdout(&svg).contains("<svg "), "{}", stderr(&svg));
+    let (out, err, code) = crate::common::koma_with_input(
+        &[
+            "play",
+            "--variant",
+            "annanshogi",
+            "--sente",
+            "human",
+            "--gote",
+            "human",
+        ],
+        b"7g7f\nquit\n\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("koma plays Annan shogi"), "{out}");
+    let dir = std::env::temp_dir().join(format!("koma-annan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let usi = dir.join("game.usi");
+    std::fs::write(&usi, "position startpos moves 7g7f 2b3d\n").expect("writes");
+    let kif = dir.join("game.kif");
+    let o = koma(&[
+        "convert",
+        usi.to_str().unwrap_or_default(),
+        "--variant",
+        "annanshogi",
+        "--to",
+        "kif",
+        "--encoding",
+        "utf-8",
+        "-o",
+        kif.to_str().unwrap_or_default(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&kif).expect("kif written");
+    assert!(text.contains("手合割：安南将棋"), "{text}");
+    // Read back without --variant: the 手合割 names the game.
+    let o = koma(&["validate", "--game", kif.to_str().unwrap_or_default()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Annan shogi"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (protocol, option) in [("usi", "USI_Variant"), ("uci", "UCI_Variant")] {
+        let input = format!(
+            "{protocol}\nsetoption name {option} value annanshogi\nisready\nposition startpos\ngo depth 1\nquit\n"
+        );
+        let (out, err, _) = crate::common::koma_with_input(&[protocol], input.as_bytes());
+        assert!(out.contains("bestmove "), "{protocol}: {out}{err}");
+    }
+}

@@ -172,6 +172,31 @@ impl Reference {
         out
     }
 
+    /// The role whose movement a piece has: that of the friendly piece on
+    /// the square `rules.move_as_friend_at` names (seen from the piece's
+    /// owner), if any, else its own.
+    fn moves_as<B: Bitboard>(
+        &self,
+        pos: &Position<B>,
+        from: Square,
+        color: Color,
+        role: Role,
+    ) -> Role {
+        let Some(at) = self.spec.move_as_friend_at else {
+            return role;
+        };
+        let t = pos.rules().topology;
+        let sign = if color == Color::Sente { 1 } else { -1 };
+        let (f, r) = (t.file(from) as i32, t.rank(from) as i32);
+        match t
+            .square(f + sign * at.right, r + sign * at.forward)
+            .and_then(|sq| pos.piece_at(sq))
+        {
+            Some(friend) if friend.color == color => friend.role,
+            _ => role,
+        }
+    }
+
     fn can_move_from<B: Bitboard>(
         &self,
         rules: &Rules<B>,
@@ -226,7 +251,9 @@ impl Reference {
         pos.rules().topology.squares().any(|from| {
             pos.piece_at(from).is_some_and(|p| {
                 p.color == by
-                    && (self.walk(pos, from, by, p.role, true).contains(&sq)
+                    && (self
+                        .walk(pos, from, by, self.moves_as(pos, from, by, p.role), true)
+                        .contains(&sq)
                         || self
                             .routes(pos, from, by, p.role)
                             .iter()
@@ -290,12 +317,14 @@ impl Reference {
             // pass is one move whatever the square it goes through (the
             // lowest); a route through an empty square to another square is
             // the plain move there.
-            let mut plain = self.walk(pos, from, us, p.role, false);
+            let mover = self.moves_as(pos, from, us, p.role);
+            let mut plain = self.walk(pos, from, us, mover, false);
             let mut pass: Option<Square> = None;
             for route in self.routes(pos, from, us, p.role) {
                 if route.takes {
-                    let stays_mobile =
-                        self.spec.immobile_drops || self.can_move_from(rules, us, p.role, route.to);
+                    let stays_mobile = self.spec.immobile_drops
+                        || self.spec.immobile_moves
+                        || self.can_move_from(rules, us, p.role, route.to);
                     let may_promote = match self.spec.promotion {
                         // A capture on the way turns it over under `capture`.
                         PromotionRule::Flip | PromotionRule::Capture => info.other_side.is_some(),
@@ -353,7 +382,8 @@ impl Reference {
                         info.promotion.is_some()
                             && (self.in_zone(rules, us, from) || self.in_zone(rules, us, to)),
                         rule == PromotionRule::Mandatory
-                            || !self.can_move_from(rules, us, p.role, to),
+                            || (!self.spec.immobile_moves
+                                && !self.can_move_from(rules, us, p.role, to)),
                     ),
                 };
                 if may_promote {
@@ -365,6 +395,7 @@ impl Reference {
                 }
                 // Unpromoted, it must be able to move again from where it lands.
                 let stays_mobile = self.spec.immobile_drops
+                    || self.spec.immobile_moves
                     || self.spec.promotion == PromotionRule::Entering
                     || self.can_move_from(rules, us, p.role, to);
                 if (!may_promote || !must) && stays_mobile {
@@ -440,11 +471,22 @@ impl Reference {
                 if !self.trade_allows(pos, &after, mv) {
                     return false;
                 }
-                let drop_mate =
-                    matches!(mv, Move::Drop { role, .. } if rules.role(role).drop_mate_illegal);
-                !(drop_mate
-                    && self.royal_in_danger(&after, us.opposite())
-                    && self.replies(&after).is_empty())
+                // A drop mate: the dropped piece's own movement reaches the
+                // royal, or, where pieces hop, another piece checks over it;
+                // and the opponent has no reply (where nothing is borrowed,
+                // the same as a check with no answer).
+                let hops = self.hoppers.iter().any(|h| !h.is_empty());
+                let drop_mate = match mv {
+                    Move::Drop { role, to } if rules.role(role).drop_mate_illegal => {
+                        let theirs: Vec<Square> = pos.royals(us.opposite()).squares().collect();
+                        theirs.len() == 1
+                            && self.spec.check
+                            && (self.walk(&after, to, us, role, true).contains(&theirs[0])
+                                || (hops && self.royal_in_danger(&after, us.opposite())))
+                    }
+                    _ => false,
+                };
+                !(drop_mate && self.replies(&after).is_empty())
             })
             .collect()
     }
@@ -850,4 +892,13 @@ fn a_hopper_may_not_be_dropped_to_mate_where_the_rule_says_so() {
         })
     });
     assert!(mates >= 20, "only {mates} mating hopper drops met");
+}
+
+#[test]
+fn borrowed_movement_matches_the_reference() {
+    // A piece moves as the friend behind it and one file to its right, a
+    // cannon in each hand: lenders moved, captured and dropped, borrowed
+    // hops and rides in checks and pins, both orientations.
+    let path = crate::common::variant_path("tests/borrow/diagonal-friend.md");
+    assert!(check_games(&path, 30, 80, 0x2545_f491_4f6c_dd1d) > 1000);
 }

@@ -1,10 +1,15 @@
-//! Check shogi against lishogi's rules, position by position.
+//! Check shogi, annan shogi and chu shogi against lishogi's rules, position
+//! by position.
 //!
-//! `tests/shogiops/check-shogi.tsv`: `sfen<TAB>result<TAB>moves` per line,
-//! written by `tests/shogiops/oracle.mjs generate` from npm `shogiops`
-//! 0.18.0 (lishogi's rules library). result is `-` while the game goes on,
-//! else `WINNER:REASON` in shogiops' words; moves are the sorted legal moves
-//! in USI, none once the game is over.
+//! `tests/shogiops/check-shogi.tsv` and `annan-shogi.tsv`:
+//! `sfen<TAB>result<TAB>moves[<TAB>exceptions]` per line, written by
+//! `tests/shogiops/oracle.mjs RULES generate` from npm `shogiops` 0.18.0
+//! (lishogi's rules library). result is `-` while the game goes on, else
+//! `WINNER:REASON` in shogiops' words; moves are the sorted legal moves in
+//! USI, none once the game is over; exceptions (annan shogi) are where
+//! shogiops' legality shortcuts depart from its movement rule, found by
+//! trying each move there: `+MOVE` allowed but not listed, `-MOVE` listed
+//! but leaving the king attacked. koma plays moves, plus the `+`, less the `-`.
 
 use std::collections::BTreeSet;
 
@@ -43,13 +48,22 @@ fn in_shogiops_words(outcome: Option<Outcome>) -> String {
     })
 }
 
-/// What differs at one position, if anything.
+/// Annan shogi's ends in shogiops' words.
+fn annan_words(outcome: Option<Outcome>) -> String {
+    shogiops_words(outcome, |r| match r {
+        Reason::Checkmate => Some("checkmate"),
+        Reason::NoLegalMove => Some("stalemate"),
+        _ => None,
+    })
+}
+
+/// What differs at one position (`sfen`, `result`, moves, exceptions), if anything.
 fn differences<B: koma::board::Bitboard>(
     rules: &std::sync::Arc<koma::rules::Rules<B>>,
-    sfen: &str,
-    result: &str,
-    expected: &str,
+    cols: &[&str],
+    words: fn(Option<Outcome>) -> String,
 ) -> Option<String> {
+    let (sfen, result) = (cols[0], cols[1]);
     let setup = match Setup::parse_sfen(sfen) {
         Ok(s) => s,
         Err(e) => return Some(format!("{sfen}: {e}")),
@@ -59,7 +73,10 @@ fn differences<B: koma::board::Bitboard>(
         Err(e) => return Some(format!("{sfen}: {e}")),
     };
     let mut problems = Vec::new();
-    let ours = in_shogiops_words(pos.outcome());
+    if pos.to_setup().to_sfen() != sfen {
+        problems.push(format!("koma writes it {}", pos.to_setup().to_sfen()));
+    }
+    let ours = words(pos.outcome());
     if ours != result {
         problems.push(format!("result: koma {ours}, shogiops {result}"));
     }
@@ -68,7 +85,19 @@ fn differences<B: koma::board::Bitboard>(
         .into_iter()
         .map(|m| format_move(&pos, m, Notation::Usi))
         .collect();
-    let theirs: BTreeSet<String> = expected.split_whitespace().map(str::to_string).collect();
+    let mut theirs: BTreeSet<String> = cols
+        .get(2)
+        .unwrap_or(&"")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    for exception in cols.get(3).unwrap_or(&"").split_whitespace() {
+        match exception.split_at(1) {
+            ("+", m) => theirs.insert(m.to_string()),
+            ("-", m) => theirs.remove(m),
+            _ => panic!("{sfen}: exception {exception} is neither +MOVE nor -MOVE"),
+        };
+    }
     if moves != theirs {
         let extra: Vec<_> = moves.difference(&theirs).cloned().collect();
         let missing: Vec<_> = theirs.difference(&moves).cloned().collect();
@@ -81,35 +110,67 @@ fn differences<B: koma::board::Bitboard>(
     }
 }
 
-#[test]
-fn check_shogi_agrees_with_lishogi() {
-    let path = tests_dir().join("shogiops/check-shogi.tsv");
-    let text = std::fs::read_to_string(&path).expect("tests/shogiops/check-shogi.tsv");
-    let g = game("check-shogi");
+/// What a data file holds: positions, ended games, exceptions.
+struct Tally {
+    positions: usize,
+    over: usize,
+    exceptions: usize,
+}
+
+/// Compares every position of `tests/shogiops/FILE` with koma playing `slug`.
+fn agrees_with_lishogi(file: &str, slug: &str, words: fn(Option<Outcome>) -> String) -> Tally {
+    let path = tests_dir().join("shogiops").join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let g = game(slug);
     let mut failures = Vec::new();
-    let (mut positions, mut over) = (0, 0);
+    let mut tally = Tally {
+        positions: 0,
+        over: 0,
+        exceptions: 0,
+    };
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let cols: Vec<&str> = line.split('\t').collect();
         assert!(cols.len() >= 2, "malformed line {line}");
-        positions += 1;
-        over += usize::from(cols[1] != "-");
-        let expected = cols.get(2).copied().unwrap_or("");
-        if let Some(f) = with_rules!(&g, rules => differences(rules, cols[0], cols[1], expected)) {
+        tally.positions += 1;
+        tally.over += usize::from(cols[1] != "-");
+        tally.exceptions += cols.get(3).map_or(0, |e| e.split_whitespace().count());
+        if let Some(f) = with_rules!(&g, rules => differences(rules, &cols, words)) {
             failures.push(f);
         }
     }
     assert!(
-        positions >= 1000 && over >= 50,
-        "{positions} positions, {over} ended"
-    );
-    assert!(
         failures.is_empty(),
-        "{} of {positions} positions differ:\n{}",
+        "{} of {} positions differ:\n{}",
         failures.len(),
+        tally.positions,
         failures.join("\n")
+    );
+    tally
+}
+
+#[test]
+fn check_shogi_agrees_with_lishogi() {
+    let t = agrees_with_lishogi("check-shogi.tsv", "check-shogi", in_shogiops_words);
+    assert!(
+        t.positions >= 1000 && t.over >= 50,
+        "{} positions, {} ended",
+        t.positions,
+        t.over
+    );
+}
+
+#[test]
+fn annan_shogi_agrees_with_lishogi() {
+    let t = agrees_with_lishogi("annan-shogi.tsv", "annan-shogi", annan_words);
+    assert!(
+        t.positions >= 1000 && t.over >= 10 && t.exceptions >= 1,
+        "{} positions, {} ended, {} exceptions",
+        t.positions,
+        t.over,
+        t.exceptions
     );
 }
 

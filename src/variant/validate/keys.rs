@@ -45,7 +45,9 @@ pub(super) const RULES: &[&str] = &[
     "promotion",
     "drops",
     "immobile_drops",
+    "immobile_moves",
     "drop_promoted",
+    "move_as_friend_at",
     "check",
     "check_wins",
     "repetition",
@@ -55,6 +57,8 @@ pub(super) const RULES: &[&str] = &[
 ];
 /// The keys of `engine.rules.trade_limits`.
 pub(super) const TRADE_LIMITS: &[&str] = &["distant_protected", "bridge_except", "counterstrike"];
+/// The keys of `engine.rules.move_as_friend_at`.
+pub(super) const MOVE_AS_FRIEND_AT: &[&str] = &["forward", "right"];
 /// The keys of `engine.rules.bare_royal`.
 pub(super) const BARE_ROYAL: &[&str] = &["loses", "uncounted", "both_draw"];
 /// The keys of `engine.records`.
@@ -75,6 +79,7 @@ pub(super) const SECTIONS: &[(&str, &[&str])] = &[
     ("engine.rules", RULES),
     ("engine.rules.repetition", REPETITION),
     ("engine.rules.trade_limits", TRADE_LIMITS),
+    ("engine.rules.move_as_friend_at", MOVE_AS_FRIEND_AT),
     ("engine.rules.bare_royal", BARE_ROYAL),
     ("engine.rules.declaration", DECLARATION),
     ("engine.records", RECORDS),

@@ -9,6 +9,7 @@
 //! (the pieces' compiled movements, the setup read), so that nothing is
 //! parsed twice and the rules compiler (a layer above) assumes valid input.
 
+mod borrow;
 mod keys;
 #[cfg(test)]
 mod keys_agree;
@@ -119,6 +120,7 @@ pub fn validate(front: &Value) -> Result<Validated, Vec<Problem>> {
     c.check_wins(&engine, &pieces);
     c.trade_limits(&engine, &pieces);
     c.bare_royal(&engine, &pieces);
+    c.move_as_friend(&engine, &pieces);
     if !c.problems.is_empty() {
         return Err(c.problems);
     }
@@ -203,6 +205,7 @@ impl Checker {
         for key in [
             "drops",
             "immobile_drops",
+            "immobile_moves",
             "drop_promoted",
             "check",
             "check_wins",
@@ -217,6 +220,9 @@ impl Checker {
         }
         if let Some(b) = r.get("bare_royal") {
             self.bare_royal_shape(b);
+        }
+        if let Some(m) = r.get("move_as_friend_at").filter(|m| !m.is_null()) {
+            self.move_as_friend_shape(m);
         }
         if let Some(d) = r.get("declaration").filter(|d| !d.is_null()) {
             self.declaration(d, rows);

@@ -1,28 +1,33 @@
 #!/usr/bin/env python3
-"""Differential harness for chu shogi: koma against lishogi's rules.
+"""Differential harness against lishogi's rules alone: chu shogi, annan shogi, check shogi.
 
-Fairy-Stockfish cannot play chu shogi, so this harness has one oracle, npm
-shogiops (tests/shogiops/chu.mjs). shogiops plays random games from the
-start (captures and lion moves favoured in two games of three; seeds as
-chu.mjs documents) and, at EVERY ply, the position's SFEN (its third field
-the square of a lion just captured by another piece) goes to one
-`koma moves --variant chu-shogi --batch --sfen-lines --notation usi` process;
+Fairy-Stockfish plays neither chu shogi nor annan shogi, so these games have
+one oracle, npm shogiops: tests/shogiops/chu.mjs for chu shogi,
+tests/shogiops/oracle.mjs for annan and check shogi (check shogi is also in
+tests/diff/harness.py, against Fairy-Stockfish and shogiops together).
+shogiops plays random games from the start (styles and seeds as each script
+documents) and, at EVERY ply, the position's SFEN goes to one
+`koma moves --variant SLUG --batch --sfen-lines --notation usi` process;
 compared are:
 
-  * the legal moves, one per result, in koma's USI (`7g7f7e` for a capture
-    on the way): koma's list must be shogiops' list plus the documented
-    exceptions chu.mjs names (a lion taking the only protector of a lion on
-    the way, which the published rules allow and shogiops refuses);
+  * the legal moves in koma's USI: koma's list must be shogiops' list with
+    the exceptions the script names applied. An exception `+MOVE` (or a bare
+    MOVE, as chu.mjs writes them) is a move the rules allow and shogiops
+    refuses (chu: a lion taking the only protector of a lion on the way;
+    annan: a move shogiops' legality shortcuts miss); `-MOVE` is one
+    shogiops lists that leaves the king attacked (annan: found by trying
+    every move of shogiops' own movement rule);
   * whether the game is over and who won (`-`, sente, gote or draw).
 
 Moves are compared while neither says the game is over. Run from the
 repository root after `cargo build --release` and `npm ci --prefix tests/shogiops`:
 
-    python3 tests/diff/chu.py --sample            # CI sample (a few seconds)
-    python3 tests/diff/chu.py --games 1000 --plies 300 --max-seconds 3600
+    python3 tests/diff/shogiops.py --variant chu-shogi --sample     # CI sample (a few seconds)
+    python3 tests/diff/shogiops.py --variant annan-shogi --games 1000 --plies 300 --max-seconds 3600
 
-Options: --games N (default 20), --plies P (default 200), --seed S (default
-1), --max-seconds T (stop after T seconds), --koma PATH (default
+Options: --variant SLUG (chu-shogi, annan-shogi or check-shogi; default
+chu-shogi), --games N (default 20), --plies P (default 200), --seed S
+(default 1), --max-seconds T (stop after T seconds), --koma PATH (default
 target/release/koma), --show N (differences printed in full, default 5),
 --quiet. Output: each difference (reproducible: the SFEN and the commands),
 then `positions: N, over: E, exceptions: X, differences: D`. Exit code 0 if
@@ -36,11 +41,29 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "tests" / "shogiops" / "chu.mjs"
+SHOGIOPS = REPO / "tests" / "shogiops"
+# koma's slug: the script and its arguments before the command.
+VARIANTS = {
+    "chu-shogi": ["chu.mjs"],
+    "annan-shogi": ["oracle.mjs", "annanshogi"],
+    "check-shogi": ["oracle.mjs", "checkshogi"],
+}
+
+
+def expected_moves(moves, exceptions):
+    """shogiops' moves with the exceptions applied: +M (or M) added, -M taken away."""
+    out = set(moves.split())
+    for e in exceptions.split():
+        if e.startswith("-"):
+            out.discard(e[1:])
+        else:
+            out.add(e[1:] if e.startswith("+") else e)
+    return out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variant", choices=sorted(VARIANTS), default="chu-shogi")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--plies", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
@@ -53,13 +76,14 @@ def main():
     if a.sample:
         a.games, a.plies, a.seed = 6, 60, 1
     start = time.time()
+    script = [str(SHOGIOPS / VARIANTS[a.variant][0])] + VARIANTS[a.variant][1:]
     try:
         node = subprocess.Popen(
-            ["node", str(SCRIPT), "play", "--games", str(a.games), "--seed", str(a.seed),
-             "--plies", str(a.plies)],
+            ["node"] + script + ["play", "--games", str(a.games), "--seed", str(a.seed),
+                                 "--plies", str(a.plies)],
             stdout=subprocess.PIPE, text=True, bufsize=1)
         koma = subprocess.Popen(
-            [a.koma, "moves", "--variant", "chu-shogi", "--batch", "--sfen-lines", "--notation", "usi"],
+            [a.koma, "moves", "--variant", a.variant, "--batch", "--sfen-lines", "--notation", "usi"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     except OSError as e:
         print(f"cannot run koma or node: {e}", file=sys.stderr)
@@ -74,10 +98,11 @@ def main():
                 break
             continue
         cols = line.rstrip("\n").split("\t")
-        if len(cols) < 6:
+        if len(cols) < 5:
             print(f"unreadable line from shogiops: {line!r}", file=sys.stderr)
             return 2
-        g, ply, sfen, result, moves, exc = cols[:6]
+        g, ply, sfen, result, moves = cols[:5]
+        exc = cols[5] if len(cols) > 5 else ""
         koma.stdin.write(sfen + "\n")
         koma.stdin.flush()
         answer = koma.stdout.readline().rstrip("\n").split("\t")
@@ -95,7 +120,7 @@ def main():
             if k_result != winner:
                 problems.append(f"result: koma {k_result} shogiops {result}")
             if winner == "-" and k_result == "-":
-                expected = set(moves.split()) | set(exc.split())
+                expected = expected_moves(moves, exc)
                 exceptions += len(exc.split())
                 if k_moves != expected:
                     problems.append(f"koma-only: {' '.join(sorted(k_moves - expected)) or '-'}")
@@ -103,12 +128,12 @@ def main():
         if problems:
             differences += 1
             if differences <= a.show:
-                print(f"DIFF chu-shogi game {g} ply {ply} (seed {a.seed + int(g)})")
+                print(f"DIFF {a.variant} game {g} ply {ply} (seed {a.seed + int(g)})")
                 print(f"  sfen:      {sfen}")
                 for p in problems:
                     print(f"  {p}")
-                print(f"  reproduce: koma moves --variant chu-shogi --sfen '{sfen}'")
-                print(f"             echo '{sfen}' | node tests/shogiops/chu.mjs moves")
+                print(f"  reproduce: koma moves --variant {a.variant} --sfen '{sfen}'")
+                print(f"             echo '{sfen}' | node {' '.join(script)} moves")
         if not a.quiet and positions % 5000 == 0:
             print(f"... {positions} positions, {differences} differences, "
                   f"{time.time() - start:.0f} s", file=sys.stderr)
