@@ -257,8 +257,12 @@ impl<'a> Layer<'a> {
                 Err(_) => return Err(Halt::Quiet),
             }
         }
-        // Bytes past the body begin the next request.
-        *buf = body.split_off(n);
+        // Bytes read past the body (only when `buf` had less than the
+        // body) begin the next request.
+        if body.len() > n {
+            buf.extend_from_slice(&body[n..]);
+            body.truncate(n);
+        }
         Ok((body, held))
     }
 
