@@ -230,6 +230,26 @@ fn heads_too_large_or_not_http_are_refused() {
     assert!(a.contains("\"ok\":false"), "{a}");
 
     assert_eq!(status(&exchange(addr, VARIANTS)), 200);
+
+    // Bodies held at once are bounded too: one larger than what is left of
+    // the room for them waits for nothing and is refused.
+    let tight = start(Config {
+        max_bodies: 100,
+        ..small()
+    });
+    let body = format!(r#"{{"text": "{}"}}"#, "x".repeat(200));
+    let head = format!(
+        "POST /api/validate HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let a = exchange(tight, format!("{head}{body}").as_bytes());
+    assert_eq!(status(&a), 503, "{a}");
+    assert!(a.contains("too many request bodies"), "{a}");
+    let a = exchange(
+        tight,
+        b"POST /api/validate HTTP/1.1\r\nConnection: close\r\nContent-Length: 13\r\n\r\n{\"text\": \"x\"}",
+    );
+    assert_eq!(status(&a), 200, "{a}");
 }
 
 /// `koma serve` with few file descriptors, flooded with connections that
