@@ -157,7 +157,9 @@ impl<'a> Layer<'a> {
                     return;
                 }
             }
-            if !self.table.set_waiting(id, true) {
+            // Marked waiting first, then the flag read: a stop either
+            // finds the connection waiting and closes it, or is seen here.
+            if !self.table.set_waiting(id, true) || self.stop.load(Ordering::SeqCst) {
                 return;
             }
         }

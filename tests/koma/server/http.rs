@@ -295,3 +295,39 @@ fn a_failing_accept_does_not_stop_the_server() {
     assert_eq!(status(&again), 200, "{again}\n{err}");
     assert!(err.contains("cannot accept a connection"), "{err}");
 }
+
+/// `Server::stop` ends `run`, closing a connection kept open between
+/// requests rather than waiting for it.
+#[test]
+fn stop_ends_the_server_with_idle_connections_open() {
+    let server = std::sync::Arc::new(
+        koma::server::Server::bind(
+            "127.0.0.1:0",
+            Config {
+                idle_timeout: Duration::from_secs(300),
+                ..small()
+            },
+        )
+        .expect("a free port"),
+    );
+    let addr = server.addr();
+    let (done, ended) = std::sync::mpsc::channel();
+    let running = std::sync::Arc::clone(&server);
+    std::thread::spawn(move || {
+        running.run();
+        let _ = done.send(());
+    });
+    let s = connect(addr);
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    (&s).write_all(b"GET /style.css HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_answer(&mut r).0, 200);
+    server.stop();
+    ended
+        .recv_timeout(PATIENCE)
+        .expect("run returned after stop");
+    let mut rest = String::new();
+    r.read_to_string(&mut rest)
+        .expect("the idle connection closed");
+    assert_eq!(rest, "");
+}
