@@ -1,13 +1,12 @@
 //! Routing: each request to one small function returning JSON, SVG or an
 //! event stream; every failure a status and a sentence.
 
-use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tiny_http::{Header, Method, Request, Response};
 
+use super::http::{Method, Request, Response, Stream};
 use super::session::{line_usi, move_json, state_json};
 use super::{Failure, Shared, assets, editor, read_body, read_json, records};
 use crate::engine::Limits;
@@ -62,17 +61,10 @@ impl Reply {
     }
 }
 
-fn header(name: &str, value: &str) -> Header {
-    // Both are ASCII constants or content types of ours.
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("an ASCII header")
-}
-
 fn respond(req: Request, reply: Reply) {
-    let mut response = Response::from_data(reply.body)
-        .with_status_code(reply.status)
-        .with_header(header("Content-Type", reply.content_type))
-        .with_header(header("Cache-Control", "no-store"))
-        .with_header(header("X-Content-Type-Options", "nosniff"));
+    let mut response = Response::new(reply.status, reply.content_type, reply.body)
+        .header("Cache-Control", "no-store")
+        .header("X-Content-Type-Options", "nosniff");
     if let Some(file) = reply.disposition {
         // Only name characters: a slug from a posted file could hold anything.
         let file: String = file
@@ -85,13 +77,13 @@ fn respond(req: Request, reply: Reply) {
                 }
             })
             .collect();
-        response = response.with_header(header(
+        response = response.header(
             "Content-Disposition",
             &format!("attachment; filename=\"{file}\""),
-        ));
+        );
     }
     // The client may have gone: nothing to do about it.
-    let _ = req.respond(response);
+    req.respond(response);
 }
 
 fn fail(req: Request, f: Failure) {
@@ -117,7 +109,6 @@ pub(super) fn handle(shared: &Shared, mut req: Request) {
     if let (Method::Get, ["api", "games", id, "think"]) = (&method, parts.as_slice()) {
         return think(shared, req, id, query);
     }
-    let max = shared.config.max_body;
     let result = match (&method, parts.as_slice()) {
         (Method::Get, [""]) => Ok(Reply::text("text/html; charset=utf-8", assets::INDEX)),
         (Method::Get, ["app.js"]) => Ok(Reply::text(
@@ -127,31 +118,25 @@ pub(super) fn handle(shared: &Shared, mut req: Request) {
         (Method::Get, ["style.css"]) => Ok(Reply::text("text/css; charset=utf-8", assets::STYLE)),
         (Method::Get, ["api", "variants"]) => variants(),
         (Method::Get, ["api", "variants", slug]) => variant_text(slug),
-        (Method::Post, ["api", "games"]) => {
-            read_json(&mut req, max).and_then(|b| new_game(shared, &b))
-        }
+        (Method::Post, ["api", "games"]) => read_json(&mut req).and_then(|b| new_game(shared, &b)),
         (Method::Get, ["api", "games", id]) => game_state(shared, id),
         (Method::Post, ["api", "games", id, "move"]) => {
-            read_json(&mut req, max).and_then(|b| play(shared, id, &b))
+            read_json(&mut req).and_then(|b| play(shared, id, &b))
         }
         (Method::Post, ["api", "games", id, "undo"]) => undo(shared, id),
         (Method::Get, ["api", "games", id, "svg"]) => game_svg(shared, id),
         (Method::Get, ["api", "games", id, "at"]) => records::game_at(shared, id, query),
         (Method::Get, ["api", "games", id, "record"]) => records::game_record(shared, id, query),
         (Method::Post, ["api", "records"]) => {
-            read_body(&mut req, max).and_then(|b| records::open_record(shared, &b, query))
+            read_body(&mut req).and_then(|b| records::open_record(shared, &b, query))
         }
         (Method::Post, ["api", "validate"]) => {
-            read_json(&mut req, max).and_then(|b| editor::validate(&b))
+            read_json(&mut req).and_then(|b| editor::validate(&b))
         }
-        (Method::Post, ["api", "diagram"]) => {
-            read_json(&mut req, max).and_then(|b| editor::diagram(&b))
-        }
-        (Method::Post, ["api", "piece"]) => {
-            read_json(&mut req, max).and_then(|b| editor::piece(&b))
-        }
+        (Method::Post, ["api", "diagram"]) => read_json(&mut req).and_then(|b| editor::diagram(&b)),
+        (Method::Post, ["api", "piece"]) => read_json(&mut req).and_then(|b| editor::piece(&b)),
         (Method::Post, ["api", "perft"]) => {
-            read_json(&mut req, max).and_then(|b| editor::perft(shared, &b))
+            read_json(&mut req).and_then(|b| editor::perft(shared, &b))
         }
         (_, p) if known_route(p) => Err(Failure::new(
             405,
@@ -429,24 +414,13 @@ fn think(shared: &Shared, req: Request, id: &str, query: &str) {
     let Some(_slot) = shared.slot() else {
         return fail(req, busy());
     };
-    let mut out = req.into_writer();
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nTransfer-Encoding: chunked\r\n\r\n";
-    if out
-        .write_all(head.as_bytes())
-        .and_then(|()| out.flush())
-        .is_err()
-    {
+    let Ok(mut out) = req.into_stream("text/event-stream") else {
         return;
-    }
+    };
     let stop = AtomicBool::new(false);
-    let send = |out: &mut Box<dyn Write + Send>, event: &str, data: &Value| {
+    let send = |out: &mut Stream, event: &str, data: &Value| {
         let text = format!("event: {event}\ndata: {data}\n\n");
-        let chunk = format!("{:x}\r\n{text}\r\n", text.len());
-        if out
-            .write_all(chunk.as_bytes())
-            .and_then(|()| out.flush())
-            .is_err()
-        {
+        if out.send(text.as_bytes()).is_err() {
             // The page went away: stop thinking.
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
@@ -477,5 +451,5 @@ fn think(shared: &Shared, req: Request, id: &str, query: &str) {
     }
     shared.give_back(engine);
     send(&mut out, "done", &json!({}));
-    let _ = out.write_all(b"0\r\n\r\n").and_then(|()| out.flush());
+    let _ = out.finish();
 }

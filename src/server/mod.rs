@@ -1,29 +1,42 @@
 //! `koma serve`: play, analyse and write variants in the browser.
 //!
-//! The HTTP stack is [tiny_http]: a small synchronous HTTP/1.1 server (four
-//! crates in all, no async runtime, MIT/Apache). koma's work is CPU-bound
+//! The HTTP stack is koma's own small HTTP/1.1 layer over `std::net`
+//! (`http.rs`), with requests parsed by [httparse] (the parser hyper uses:
+//! no dependencies, MIT/Apache, `no_std`). koma's work is CPU-bound
 //! search and move generation on plain threads, and the server answers one
-//! person or a few on the local machine, so a fixed pool of worker threads
-//! pulling requests from tiny_http is all the concurrency it needs; an async
+//! person or a few, so threads are all the concurrency it needs; an async
 //! stack (axum on tokio) would add some sixty crates and minutes of build on
-//! small machines for nothing this server does. tiny_http reads each
-//! connection's headers on its own thread, so a slow client does not stall
-//! the workers; bodies are read by a worker and cut at [`Config::max_body`].
+//! small machines. The synchronous crates looked at leave slow clients
+//! open: tiny_http (used before) sets no read timeout, so a client that
+//! sends its headers and stalls its body holds a worker for ever, starts a
+//! thread per connection with no bound, and stops accepting after one
+//! failed `accept`; rouille is built on it. What this layer needs of HTTP
+//! is small (`Content-Length` bodies, keep-alive, one chunked stream out),
+//! and owning it lets each limit below be one line and one test.
 //!
-//! What is bounded, and how ([`Config`]): request bodies (413 past the
-//! limit), sessions (the least recently used is dropped when full, any left
-//! unused past the expiry goes), engine searches and perft runs at once (503
-//! when all slots are busy), each search's time and depth, perft's depth
-//! (and a depth is begun only if it should end within the search time). A
-//! panic answering a request costs that request a 500, not a worker.
+//! How a request goes: the accept loop gives each connection a thread; the
+//! thread reads a request's head and then its whole body, each within its
+//! time, and only then waits for one of [`Config::workers`], which answers
+//! it on the same thread; a client that stalls never holds a worker. At
+//! most [`Config::max_connections`] are open: a new one takes the place of
+//! the connection that has waited longest on its client (for its head, its
+//! body or its next request; one being answered is never closed for
+//! another), so clients that open connections and stall push out only each
+//! other, and one that sends its request at once is answered. A failing
+//! `accept` (out of file descriptors) is logged, closes the longest-waiting
+//! connection, and is retried after a short pause.
 //!
-//! What tiny_http leaves open, and why it is accepted here: it sets no read
-//! timeout, so a client that sends its headers and then stalls its body
-//! holds one of the workers until it goes; it starts a thread per open
-//! connection; and a failing `accept` (out of file descriptors) stops its
-//! listening thread. For a server that listens on the loopback address by
-//! default these are a local user's own doing; serving a network would want
-//! a proxy in front or an async stack with timeouts.
+//! What is bounded, and how ([`Config`]): a request's head (431 past
+//! [`Config::max_head`] bytes or [`Config::max_headers`] fields; 400 when it
+//! is not HTTP), the time for the head and for the body (408), an idle
+//! keep-alive connection's life, each blocked write; request bodies (413
+//! past the limit; a chunked body is refused with 411) and the bytes of
+//! bodies held at once (503); sessions (the least recently used is dropped
+//! when full, any left unused past the expiry goes), engine searches and
+//! perft runs at once (503 when all slots are busy), each search's time and
+//! depth, perft's depth (and a depth is begun only if it should end within
+//! the search time). A panic answering a request costs that request a 500,
+//! not the server.
 //!
 //! The API (JSON unless said; errors are `{"error": "..."}` with a 4xx/5xx
 //! status):
@@ -50,13 +63,12 @@
 mod api;
 mod assets;
 mod editor;
+mod http;
 mod records;
 mod session;
 
-use std::io::Read;
-use std::net::{SocketAddr, TcpListener};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -82,8 +94,29 @@ pub struct Config {
     pub max_search_time: Duration,
     /// Deepest perft asked for.
     pub max_perft_depth: u32,
-    /// Threads answering requests.
+    /// Requests answered at once (each on its connection's thread, once
+    /// its head and body are in; the others wait their turn).
     pub workers: usize,
+    /// Most connections open at once; past it a new one takes the place of
+    /// the one that has waited longest on its client.
+    pub max_connections: usize,
+    /// Largest request head (request line and header fields), in bytes
+    /// (431 past it).
+    pub max_head: usize,
+    /// Most header fields in a request (431 past it).
+    pub max_headers: usize,
+    /// Most bytes of request bodies held at once, all connections together
+    /// (503 past it).
+    pub max_bodies: usize,
+    /// Time for a request's head to come, from the connection's start or
+    /// the request's first byte (408 past it).
+    pub head_timeout: Duration,
+    /// Time for a request's whole body to come (408 past it).
+    pub body_timeout: Duration,
+    /// Longest a write to a client may block (the connection closes).
+    pub write_timeout: Duration,
+    /// An open connection with no request this long is closed.
+    pub idle_timeout: Duration,
 }
 
 impl Default for Config {
@@ -96,15 +129,24 @@ impl Default for Config {
             max_search_time: Duration::from_secs(30),
             max_perft_depth: 4,
             workers: 16,
+            max_connections: 64,
+            max_head: 16 << 10,
+            max_headers: 64,
+            max_bodies: 64 << 20,
+            head_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            write_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(15),
         }
     }
 }
 
 /// A bound server, ready to [`run`](Server::run).
 pub struct Server {
-    http: Arc<tiny_http::Server>,
-    shared: Arc<Shared>,
+    listener: TcpListener,
+    shared: Shared,
     addr: SocketAddr,
+    stop: AtomicBool,
 }
 
 /// What the workers share.
@@ -171,18 +213,17 @@ impl Server {
         let addr = listener
             .local_addr()
             .map_err(Error::io(format!("listen on {addr}")))?;
-        let http = tiny_http::Server::from_listener(listener, None)
-            .map_err(|e| Error::Usage(format!("cannot serve on {addr}: {e}")))?;
         Ok(Server {
-            http: Arc::new(http),
-            shared: Arc::new(Shared {
+            listener,
+            shared: Shared {
                 sessions: Sessions::new(config.max_sessions, config.session_ttl),
                 config,
                 searches: AtomicUsize::new(0),
                 games: Default::default(),
                 engines: Default::default(),
-            }),
+            },
             addr,
+            stop: AtomicBool::new(false),
         })
     }
 
@@ -193,32 +234,18 @@ impl Server {
 
     /// Answers requests until [`Server::stop`] is called.
     pub fn run(&self) {
-        let workers: Vec<_> = (0..self.shared.config.workers.max(1))
-            .map(|_| {
-                let http = Arc::clone(&self.http);
-                let shared = Arc::clone(&self.shared);
-                std::thread::spawn(move || {
-                    while let Ok(req) = http.recv() {
-                        // A bug answering one request must not take a
-                        // worker away: the request dropped unanswered gets
-                        // tiny_http's 500.
-                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            api::handle(&shared, req)
-                        }));
-                    }
-                })
-            })
-            .collect();
-        for w in workers {
-            let _ = w.join();
-        }
+        let shared = &self.shared;
+        http::serve(&self.listener, &shared.config, &self.stop, |req| {
+            api::handle(shared, req)
+        });
     }
 
-    /// Makes [`Server::run`] return once the requests in hand are answered.
+    /// Makes [`Server::run`] return once the requests in hand are answered
+    /// (connections waiting on their clients are closed).
     pub fn stop(&self) {
-        for _ in 0..self.shared.config.workers.max(1) {
-            self.http.unblock();
-        }
+        self.stop.store(true, Ordering::SeqCst);
+        // Wakes the accept loop, which then sees the flag.
+        let _ = TcpStream::connect(self.addr);
     }
 }
 
@@ -241,20 +268,9 @@ impl Failure {
     }
 }
 
-/// Reads a request body, at most `max` bytes.
-fn read_body(req: &mut tiny_http::Request, max: usize) -> Result<Vec<u8>, Failure> {
-    if req.body_length().is_some_and(|n| n > max) {
-        return Err(too_large(max));
-    }
-    let mut body = Vec::new();
-    req.as_reader()
-        .take(max as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| Failure::bad(format!("cannot read the request body: {e}")))?;
-    if body.len() > max {
-        return Err(too_large(max));
-    }
-    Ok(body)
+/// A request's body (the HTTP layer read it, within [`Config::max_body`]).
+fn read_body(req: &mut http::Request) -> Result<Vec<u8>, Failure> {
+    Ok(req.take_body())
 }
 
 fn too_large(max: usize) -> Failure {
@@ -265,8 +281,8 @@ fn too_large(max: usize) -> Failure {
 }
 
 /// The body as a JSON object.
-fn read_json(req: &mut tiny_http::Request, max: usize) -> Result<Value, Failure> {
-    let body = read_body(req, max)?;
+fn read_json(req: &mut http::Request) -> Result<Value, Failure> {
+    let body = read_body(req)?;
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
     }

@@ -10,6 +10,7 @@ use koma::server::{Config, Server};
 
 use crate::common::{game, tests_dir};
 
+mod http;
 mod records;
 
 fn start(config: Config) -> SocketAddr {
