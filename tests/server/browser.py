@@ -341,7 +341,9 @@ def records_and_steps(d, variant, moves, shots):
     now_sfen = d.script("return document.getElementById('sfen').value")
     d.click("#step-first")
     wait_until(lambda: d.text("#viewing") == "looking at move 0 of 2", "the start shown")
-    assert d.script("return document.getElementById('sfen').value") == start_sfen
+    # The field follows the board shown (it may be written just after the label).
+    wait_until(lambda: d.script("return document.getElementById('sfen').value") == start_sfen,
+               "the start's SFEN shown")
     # While looking back the board takes no move.
     d.click(f'.cell[data-sq="{first[:2]}"]')
     assert not d.find(".cell.target"), "a piece was selected while looking back"
@@ -352,7 +354,8 @@ def records_and_steps(d, variant, moves, shots):
     d.screenshot(os.path.join(shots, "stepping.png"))
     d.click("#step-last")
     wait_until(lambda: d.text("#viewing") == "", "the game as it stands")
-    assert d.script("return document.getElementById('sfen').value") == now_sfen
+    wait_until(lambda: d.script("return document.getElementById('sfen').value") == now_sfen,
+               "the SFEN of the game as it stands")
     # The record, as the link gives it, and opened again from its file.
     select(d, "record-format", "kif")
     href = d.script("return document.getElementById('download').href")
