@@ -113,7 +113,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         .flatten()
         .map(|p| (p.color, p.letter, p.promoted, 1));
     let in_hand = rules.start.hands.iter().map(|&(c, l, n)| (c, l, false, n));
-    for (color, letter, promoted, count) in on_board.chain(in_hand).collect::<Vec<_>>() {
+    for (color, letter, promoted, count) in on_board.chain(in_hand) {
         let Some(r) = rules.role_by_letter(letter, promoted) else {
             continue;
         };
