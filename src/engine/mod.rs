@@ -8,6 +8,7 @@
 //! values; nothing is specific to any game.
 
 mod eval;
+mod iterate;
 mod mate;
 mod search;
 mod see;
@@ -15,7 +16,8 @@ mod time;
 mod tt;
 mod tune;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Bitboard;
@@ -23,6 +25,7 @@ use crate::position::{AnyPosition, Move, Position};
 use crate::with_position;
 
 pub use eval::{Params, evaluate, evaluate_with};
+use iterate::Shared;
 pub use mate::{MATE_MAX_PLIES, MateAnswer, find_mate, find_mate_any};
 pub use time::{Budget, Clock, MOVE_OVERHEAD};
 use tt::Table;
@@ -104,15 +107,47 @@ impl Info {
 const HISTORY_SLOTS: usize = 2 * crate::board::MAX_SQUARES * crate::board::MAX_SQUARES
     + crate::rules::MAX_ROLES * crate::board::MAX_SQUARES;
 
-/// A searcher that keeps its table (and its move-ordering statistics)
-/// between moves of a game.
-pub struct Engine {
-    table: Table,
+/// Late-move reductions by depth and move number.
+type Reductions = [[i32; 64]; 64];
+
+/// One search thread's statistics of move ordering, with the table that
+/// all threads share.
+pub(super) struct Worker {
+    table: Arc<Table>,
+    reductions: Arc<Reductions>,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+}
+
+impl Worker {
+    fn new(table: Arc<Table>, reductions: Arc<Reductions>) -> Worker {
+        Worker {
+            table,
+            reductions,
+            killers: vec![[None; 2]; MAX_PLY],
+            history: vec![0; 2 * HISTORY_SLOTS],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
+/// The most search threads an engine runs.
+pub const MAX_THREADS: usize = 64;
+
+/// A searcher that keeps its table (and its move-ordering statistics)
+/// between moves of a game. With more than one thread it searches as
+/// "lazy SMP" does: every thread runs the same iterative deepening on its
+/// own copy of the position, half of the helpers one ply deeper, all
+/// sharing the transposition table, so that each finds the others' results
+/// there; the first thread's answer is the engine's.
+pub struct Engine {
+    table: Arc<Table>,
+    workers: Vec<Worker>,
     params: Params,
-    /// Late-move reductions by depth and move number.
-    reductions: Vec<[i32; 64]>,
 }
 
 impl Default for Engine {
@@ -122,25 +157,22 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with a transposition table of about `megabytes` MiB.
+    /// An engine with a transposition table of about `megabytes` MiB and
+    /// one search thread.
     pub fn new(megabytes: usize) -> Engine {
-        let reductions = (0..64)
-            .map(|d| {
-                let mut row = [0; 64];
-                for (m, r) in row.iter_mut().enumerate() {
-                    if d > 0 && m > 0 {
-                        *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as i32;
-                    }
+        let mut reductions = [[0; 64]; 64];
+        for (d, row) in reductions.iter_mut().enumerate() {
+            for (m, r) in row.iter_mut().enumerate() {
+                if d > 0 && m > 0 {
+                    *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as i32;
                 }
-                row
-            })
-            .collect();
+            }
+        }
+        let table = Arc::new(Table::new(megabytes));
         Engine {
-            table: Table::new(megabytes),
-            killers: vec![[None; 2]; MAX_PLY],
-            history: vec![0; 2 * HISTORY_SLOTS],
+            workers: vec![Worker::new(table.clone(), Arc::new(reductions))],
+            table,
             params: Params::default(),
-            reductions,
         }
     }
 
@@ -155,130 +187,84 @@ impl Engine {
         self.table.clear();
     }
 
+    /// How many threads search.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Searches with `n` threads from now on (1 to [`MAX_THREADS`]).
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, MAX_THREADS);
+        let reductions = self.workers[0].reductions.clone();
+        self.workers
+            .resize_with(n, || Worker::new(self.table.clone(), reductions.clone()));
+    }
+
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h = 0);
+        self.workers.iter_mut().for_each(Worker::clear);
     }
 
     /// Searches the position and returns the best move found (None when the
     /// game is over) with the last completed iteration's information.
-    /// `report` is called after each completed depth.
+    /// `report` is called after each completed depth. Node counts (and the
+    /// `nodes` limit) are those of all threads together.
     pub fn think<B: Bitboard>(
         &mut self,
         pos: &mut Position<B>,
         limits: Limits,
         stop: &AtomicBool,
-        mut report: impl FnMut(&Info),
+        report: impl FnMut(&Info),
     ) -> (Option<Move>, Option<Info>) {
         let legal = pos.legal_moves();
         if legal.is_empty() {
             return (None, None);
         }
         let start = Instant::now();
-        let mut run = search::Run::new(pos.rules(), &self.params, start, limits, stop);
-        // Statistics of the last move are a guide, not the truth.
-        self.history.iter_mut().for_each(|h| *h /= 2);
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        let mut best = legal[0];
-        let mut last: Option<Info> = None;
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 8)
-            .clamp(1, MAX_PLY as u32 - 8);
-        // With one legal move there is nothing to choose: one iteration, for
-        // the information.
-        let max_depth = if legal.len() == 1 && limits.time.is_some() {
-            1
-        } else {
-            max_depth
-        };
-        let mut score = 0;
-        for depth in 1..=max_depth {
-            run.begin_iteration(depth as i32);
-            let s = self.aspiration(pos, &mut run, depth as i32, score);
-            if run.stopped {
-                // An unfinished iteration: a move it proved better than the
-                // last iteration's best is played.
-                if let Some((m, _)) = run.root_best {
-                    best = m;
-                }
-                if last.is_some() {
-                    break;
-                }
-            }
-            score = s;
-            if let Some((m, _)) = run.root_best {
-                best = m;
-            }
-            let mut pv = vec![best];
-            self.extend_pv(pos, best, depth as usize, &mut pv);
-            let info = Info {
-                depth,
-                seldepth: run.seldepth as u32,
-                score,
-                nodes: run.nodes,
-                elapsed: start.elapsed(),
-                pv,
-                multipv: 1,
+        let nodes = AtomicU64::new(0);
+        let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
+        if helpers.is_empty() {
+            let shared = Shared {
+                start,
+                stop,
+                nodes: &nodes,
+                first_depth: 1,
             };
-            if run.stopped {
-                // Not a finished depth: keep it only when there is nothing else.
-                last = Some(info);
-                break;
-            }
-            let lines = (limits.lines.max(1) as usize).min(legal.len());
-            if lines > 1 {
-                // The other lines: the root searched again without the moves
-                // of the lines above, each with a full window.
-                let mut others = Vec::new();
-                run.excluded = vec![best];
-                for k in 2..=lines {
-                    run.begin_iteration(depth as i32);
-                    let s = self.negamax(pos, &mut run, depth as i32, 0, -INFINITY, INFINITY, true);
-                    let Some((m, _)) = run.root_best.filter(|_| !run.stopped) else {
-                        break;
-                    };
-                    let mut pv = vec![m];
-                    self.extend_pv(pos, m, depth as usize, &mut pv);
-                    others.push(Info {
-                        depth,
-                        seldepth: run.seldepth as u32,
-                        score: s,
-                        nodes: run.nodes,
-                        elapsed: start.elapsed(),
-                        pv,
-                        multipv: k as u32,
-                    });
-                    run.excluded.push(m);
-                }
-                run.excluded.clear();
-                if run.stopped {
-                    // The depth is not finished: line 1 stands, unreported.
-                    last = Some(info);
-                    break;
-                }
-                report(&info);
-                others.iter().for_each(&mut report);
-            } else {
-                report(&info);
-            }
-            let mate_plies = (info.score.abs() > MATE_BOUND).then(|| MATE - info.score.abs());
-            last = Some(info);
-            // Stopped while the depth was being reported (e.g. by `report`
-            // itself, as UCI's `go mate` does when it has its mate).
-            if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                break;
-            }
-            if mate_plies.is_some_and(|p| depth as i32 >= p + 2) {
-                break;
-            }
-            if limits.optimum.is_some_and(|t| start.elapsed() * 10 > t * 6) {
-                break;
-            }
+            return main.iterate(pos, &self.params, &legal, limits, shared, report);
         }
-        (Some(best), last)
+        // The helpers stop when the first thread has its answer.
+        let done = AtomicBool::new(false);
+        let params = &self.params;
+        let helper_limits = Limits {
+            optimum: None,
+            lines: 1,
+            ..limits
+        };
+        std::thread::scope(|scope| {
+            for (i, worker) in helpers.iter_mut().enumerate() {
+                let mut copy = pos.clone();
+                let (legal, done, nodes) = (&legal, &done, &nodes);
+                scope.spawn(move || {
+                    let shared = Shared {
+                        start,
+                        stop: done,
+                        nodes,
+                        first_depth: 1 + (i as u32 % 2),
+                    };
+                    worker.iterate(&mut copy, params, legal, helper_limits, shared, |_| {});
+                });
+            }
+            let shared = Shared {
+                start,
+                stop,
+                nodes: &nodes,
+                first_depth: 1,
+            };
+            let answer = main.iterate(pos, params, &legal, limits, shared, report);
+            done.store(true, Ordering::Relaxed);
+            answer
+        })
     }
 
     /// The quiescence score of the position for the side to move: its
@@ -286,8 +272,15 @@ impl Engine {
     pub fn quiet_score<B: Bitboard>(&mut self, pos: &mut Position<B>) -> Score {
         let stop = AtomicBool::new(false);
         let limits = Limits::default();
-        let mut run = search::Run::new(pos.rules(), &self.params, Instant::now(), limits, &stop);
-        self.quiesce(pos, &mut run, 0, -INFINITY, INFINITY)
+        let nodes = AtomicU64::new(0);
+        let shared = Shared {
+            start: Instant::now(),
+            stop: &stop,
+            nodes: &nodes,
+            first_depth: 1,
+        };
+        let mut run = search::Run::new(pos.rules(), &self.params, limits, shared);
+        self.workers[0].quiesce(pos, &mut run, 0, -INFINITY, INFINITY)
     }
 
     /// [`Engine::think`] on a position of any width.
@@ -299,32 +292,6 @@ impl Engine {
         report: impl FnMut(&Info),
     ) -> (Option<Move>, Option<Info>) {
         with_position!(pos, p => self.think(p, limits, stop, report))
-    }
-
-    /// Follows the table's best moves after `first`, up to `max` moves in all.
-    fn extend_pv<B: Bitboard>(
-        &self,
-        pos: &mut Position<B>,
-        first: Move,
-        max: usize,
-        pv: &mut Vec<Move>,
-    ) {
-        pos.play_unchecked(first);
-        let mut played = 1;
-        while pv.len() < max && pos.repetitions() < 2 {
-            let Some(m) = self.table.probe(pos.hash()).and_then(|e| e.best) else {
-                break;
-            };
-            if !pos.legal_moves().contains(&m) {
-                break;
-            }
-            pos.play_unchecked(m);
-            played += 1;
-            pv.push(m);
-        }
-        for _ in 0..played {
-            pos.undo();
-        }
     }
 }
 

@@ -1,17 +1,17 @@
 //! The tree search: principal-variation alpha-beta with its pruning and
 //! reductions, and the quiescence search on captures.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::Ordering;
 
 use crate::board::Bitboard;
 use crate::position::{Move, Outcome, Position};
 use crate::rules::Rules;
 
 use super::eval::{Evaluator, Params};
+use super::iterate::Shared;
 use super::see::see;
 use super::tt::{self, Bound};
-use super::{Engine, INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, history_index};
+use super::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, Worker, history_index};
 
 /// History scores stay within ± this.
 const HISTORY_MAX: i32 = 1 << 14;
@@ -25,10 +25,11 @@ const BAD_CAPTURE: i32 = -(1 << 27);
 
 /// One search: its limits, counters, evaluation and per-ply buffers.
 pub(super) struct Run<'a, B: Bitboard> {
-    start: Instant,
     limits: Limits,
-    stop: &'a AtomicBool,
+    shared: Shared<'a>,
     pub nodes: u64,
+    /// Of `nodes`, those added to the shared count.
+    published: u64,
     pub stopped: bool,
     pub seldepth: usize,
     pub eval: Evaluator<B>,
@@ -47,15 +48,14 @@ impl<'a, B: Bitboard> Run<'a, B> {
     pub fn new(
         rules: &Rules<B>,
         params: &Params,
-        start: Instant,
         limits: Limits,
-        stop: &'a AtomicBool,
+        shared: Shared<'a>,
     ) -> Run<'a, B> {
         Run {
-            start,
             limits,
-            stop,
+            shared,
             nodes: 0,
+            published: 0,
             stopped: false,
             seldepth: 0,
             eval: Evaluator::new(rules, params),
@@ -74,16 +74,38 @@ impl<'a, B: Bitboard> Run<'a, B> {
         self.root_best = None;
     }
 
+    /// The nodes of every thread of the search, this one's all counted.
+    pub fn all_nodes(&mut self) -> u64 {
+        self.publish();
+        self.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    fn publish(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
+    }
+
     #[inline]
     fn should_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.stopped = true;
-        } else if self.nodes & 255 == 0 {
-            let time_up = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
-            if time_up || self.stop.load(Ordering::Relaxed) {
+        if let Some(n) = self.limits.nodes {
+            let others = self.shared.nodes.load(Ordering::Relaxed) - self.published;
+            if self.nodes + others >= n {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 255 == 0 {
+            self.publish();
+            let time_up = self
+                .limits
+                .time
+                .is_some_and(|t| self.shared.start.elapsed() >= t);
+            if time_up || self.shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
         }
@@ -172,45 +194,7 @@ fn checks_directly<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
     rules.attacks_all(us, role, to, occ).contains(k)
 }
 
-impl Engine {
-    /// Iteration `depth` at the root, in a window around the last score
-    /// that widens when the score falls outside.
-    pub(super) fn aspiration<B: Bitboard>(
-        &mut self,
-        pos: &mut Position<B>,
-        run: &mut Run<'_, B>,
-        depth: i32,
-        last: Score,
-    ) -> Score {
-        if depth < 5 || last.abs() >= MATE_BOUND {
-            return self.negamax(pos, run, depth, 0, -INFINITY, INFINITY, true);
-        }
-        let unit = run.eval.unit;
-        let mut delta = (unit / 4).max(1);
-        let (mut alpha, mut beta) = (last - delta, last + delta);
-        loop {
-            let s = self.negamax(pos, run, depth, 0, alpha, beta, true);
-            if run.stopped {
-                return s;
-            }
-            if s <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = s - delta;
-            } else if s >= beta {
-                beta = s + delta;
-            } else {
-                return s;
-            }
-            delta += delta;
-            if delta > 4 * unit {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
-            alpha = alpha.max(-INFINITY);
-            beta = beta.min(INFINITY);
-        }
-    }
-
+impl Worker {
     /// Ordering keys of `moves` into `keys`.
     fn score_moves<B: Bitboard>(
         &self,

@@ -1,6 +1,17 @@
-//! The transposition table: one entry per slot, replaced when deeper or newer.
+//! The transposition table: one entry per slot, replaced when deeper or
+//! newer, shared by the search threads without locks.
+//!
+//! An entry is two words: the position's key XOR the data, and the data
+//! (depth, bound, score and best move packed in 64 bits). A reader accepts
+//! an entry only when the two words XOR back to its key, so an entry torn
+//! by two threads writing at once reads as absent, never as another
+//! position's (the scheme of Hyatt and Mann's lockless hashing).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::board::Square;
 use crate::position::Move;
+use crate::rules::Role;
 
 use super::{MATE, MAX_PLY, Score};
 
@@ -11,52 +22,141 @@ pub(super) enum Bound {
     Upper,
 }
 
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct Entry {
-    key: u64,
     pub depth: i32,
     pub score: Score,
     pub bound: Bound,
     pub best: Option<Move>,
 }
 
+// The data word, low bits first: the move (27 bits: kind 2, then three
+// bytes), the bound (2 bits: 0 marks an empty slot), the depth (8 bits,
+// unsigned), the score (the high 27 bits, signed).
+const MOVE_BITS: u32 = 27;
+const BOUND_SHIFT: u32 = MOVE_BITS;
+const DEPTH_SHIFT: u32 = BOUND_SHIFT + 2;
+const SCORE_SHIFT: u32 = DEPTH_SHIFT + 8;
+// Stored scores (mates made relative to the node) fit the score's bits.
+const _: () = assert!((2 * MATE as i64) < (1 << (64 - SCORE_SHIFT - 1)));
+
+fn pack_move(m: Option<Move>) -> u64 {
+    let (kind, a, b, c) = match m {
+        None => (0, 0, 0, 0),
+        Some(Move::Normal { from, to, promote }) => (1, from.index(), to.index(), promote as usize),
+        Some(Move::MultiLeg {
+            from,
+            via,
+            to,
+            promote,
+        }) => (
+            2,
+            from.index(),
+            to.index(),
+            promote as usize | via.index() << 1,
+        ),
+        Some(Move::Drop { role, to }) => (3, role.index(), to.index(), 0),
+    };
+    kind | (a as u64) << 2 | (b as u64) << 10 | (c as u64) << 18
+}
+
+fn unpack_move(bits: u64) -> Option<Move> {
+    let byte = |shift: u32| (bits >> shift) as u8;
+    let c = (bits >> 18) & 0x1ff;
+    match bits & 3 {
+        1 => Some(Move::Normal {
+            from: Square::new(byte(2)),
+            to: Square::new(byte(10)),
+            promote: c & 1 != 0,
+        }),
+        2 => Some(Move::MultiLeg {
+            from: Square::new(byte(2)),
+            via: Square::new((c >> 1) as u8),
+            to: Square::new(byte(10)),
+            promote: c & 1 != 0,
+        }),
+        3 => Some(Move::Drop {
+            role: Role(byte(2)),
+            to: Square::new(byte(10)),
+        }),
+        _ => None,
+    }
+}
+
+fn pack(e: Entry) -> u64 {
+    let bound = match e.bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    pack_move(e.best)
+        | bound << BOUND_SHIFT
+        | (e.depth.clamp(0, 255) as u64) << DEPTH_SHIFT
+        | ((e.score as i64) << SCORE_SHIFT) as u64
+}
+
+fn unpack(data: u64) -> Option<Entry> {
+    let bound = match (data >> BOUND_SHIFT) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    Some(Entry {
+        depth: ((data >> DEPTH_SHIFT) & 0xff) as i32,
+        score: ((data as i64) >> SCORE_SHIFT) as Score,
+        bound,
+        best: unpack_move(data & ((1 << MOVE_BITS) - 1)),
+    })
+}
+
 pub(super) struct Table {
-    entries: Vec<Option<Entry>>,
+    /// Per slot: key ^ data, data.
+    slots: Vec<[AtomicU64; 2]>,
 }
 
 impl Table {
     pub fn new(megabytes: usize) -> Table {
-        let n = (megabytes.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
+        let n = (megabytes.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>();
         Table {
-            entries: vec![None; n.next_power_of_two() / 2],
+            slots: (0..n.next_power_of_two() / 2)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
         }
     }
 
-    pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = None);
+    pub fn clear(&self) {
+        for [k, d] in &self.slots {
+            k.store(0, Ordering::Relaxed);
+            d.store(0, Ordering::Relaxed);
+        }
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.entries.len() - 1)
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.slots[(key as usize) & (self.slots.len() - 1)]
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.entries[self.slot(key)].filter(|e| e.key == key)
+        let [k, d] = self.slot(key);
+        let data = d.load(Ordering::Relaxed);
+        if k.load(Ordering::Relaxed) ^ data != key {
+            return None;
+        }
+        unpack(data)
     }
 
-    pub fn store(&mut self, key: u64, depth: i32, score: Score, bound: Bound, best: Option<Move>) {
-        let slot = self.slot(key);
-        let keep_move = self.entries[slot]
-            .filter(|e| e.key == key)
-            .and_then(|e| e.best);
-        self.entries[slot] = Some(Entry {
-            key,
+    pub fn store(&self, key: u64, depth: i32, score: Score, bound: Bound, best: Option<Move>) {
+        let best = best.or_else(|| self.probe(key).and_then(|e| e.best));
+        let data = pack(Entry {
             depth,
             score,
             bound,
-            best: best.or(keep_move),
+            best,
         });
+        let [k, d] = self.slot(key);
+        k.store(key ^ data, Ordering::Relaxed);
+        d.store(data, Ordering::Relaxed);
     }
 }
 
@@ -78,5 +178,75 @@ pub(super) fn from_table(score: Score, ply: usize) -> Score {
         score + ply as Score
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_come_back_as_stored() {
+        let moves = [
+            None,
+            Some(Move::Normal {
+                from: Square::new(255),
+                to: Square::new(0),
+                promote: true,
+            }),
+            Some(Move::MultiLeg {
+                from: Square::new(7),
+                via: Square::new(254),
+                to: Square::new(7),
+                promote: false,
+            }),
+            Some(Move::Drop {
+                role: Role(63),
+                to: Square::new(143),
+            }),
+        ];
+        let table = Table::new(1);
+        for (i, best) in moves.into_iter().enumerate() {
+            for (score, depth, bound) in [
+                (-(MATE + 200), 1, Bound::Upper),
+                (MATE + 200, 255, Bound::Lower),
+                (-3, 40, Bound::Exact),
+            ] {
+                let key = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1) ^ depth as u64;
+                table.store(key, depth, score, bound, best);
+                let e = Entry {
+                    depth,
+                    score,
+                    bound,
+                    best,
+                };
+                assert_eq!(table.probe(key), Some(e));
+                assert_eq!(table.probe(key ^ 1 << 40), None);
+            }
+        }
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_absent() {
+        let table = Table::new(1);
+        let m = Some(Move::Drop {
+            role: Role(1),
+            to: Square::new(2),
+        });
+        table.store(5, 3, 10, Bound::Exact, m);
+        // Another position of the same slot writes its data word only.
+        let other = 5 + table.slots.len() as u64;
+        let [_, d] = table.slot(other);
+        d.store(
+            pack(Entry {
+                depth: 9,
+                score: -7,
+                bound: Bound::Lower,
+                best: None,
+            }),
+            Ordering::Relaxed,
+        );
+        assert_eq!(table.probe(5), None);
+        assert_eq!(table.probe(other), None);
     }
 }

@@ -7,7 +7,7 @@
 //! USI notation; `bestmove M ponder R` offers the reply expected, and
 //! `bestmove win` declares a win under the variant's impasse rule.
 //! Options: `USI_Variant`, `USI_Hash`/`Hash`, `USI_Ponder`, `MultiPV`,
-//! `Threads` (1 only: the search runs on one thread), the evaluation's weights.
+//! `Threads` (lazy SMP: see [`Engine`]), the evaluation's weights.
 //! UCI (Fairy-Stockfish's convention): the same with `uci`, `ucinewgame`,
 //! `UCI_Variant`, `Ponder`, `position startpos|fen F`, and Fairy-Stockfish
 //! notation, no declaration, and `go mate N` as UCI has it: search until a
@@ -22,7 +22,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use crate::engine::{Engine, Params};
+use crate::engine::{Engine, MAX_THREADS, Params};
 use crate::notation::Notation;
 use crate::position::{AnyPosition, Game};
 use crate::setup::Setup;
@@ -257,10 +257,9 @@ impl Session {
             &self.out,
             &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
         );
-        // One search thread: no other count is offered.
         say(
             &self.out,
-            "option name Threads type spin default 1 min 1 max 1",
+            &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         );
         // The evaluation's weights (koma::engine::Params), for tuning.
         let params = Params::default();
@@ -334,24 +333,33 @@ impl Session {
                     ),
                 ),
             },
-            "Threads" => {
-                if value != "1" {
-                    say(
-                        &self.out,
-                        &format!(
-                            "info string error: Threads: koma searches on one thread; '{}' is not offered",
-                            shortened(value)
-                        ),
-                    );
+            "Threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+                    self.wait();
+                    if let Ok(mut e) = self.engine.lock() {
+                        e.set_threads(n);
+                    }
                 }
-            }
+                _ => say(
+                    &self.out,
+                    &format!(
+                        "info string error: Threads is a number from 1 to {MAX_THREADS}, not '{}'",
+                        shortened(value)
+                    ),
+                ),
+            },
             "Hash" | "USI_Hash" => {
                 if let Ok(mb) = value.parse::<usize>() {
                     self.wait();
-                    let params = self.engine.lock().map(|e| e.params().clone()).ok();
+                    let old = self
+                        .engine
+                        .lock()
+                        .map(|e| (e.params().clone(), e.threads()))
+                        .ok();
                     let mut engine = Engine::new(mb.clamp(1, self.caps.max_hash_mb.max(1)));
-                    if let Some(p) = params {
-                        engine.set_params(p);
+                    if let Some((params, threads)) = old {
+                        engine.set_params(params);
+                        engine.set_threads(threads);
                     }
                     self.engine = Arc::new(Mutex::new(engine));
                 }

@@ -271,20 +271,51 @@ fn multipv_reports_that_many_lines() {
     );
 }
 
+/// `Threads` searches with that many threads (lazy SMP): the answers are
+/// the one thread's kind (a legal best move, a mate found as a mate), the
+/// node counts are all threads' together, and numbers outside 1 to 64 are
+/// refused with the range.
 #[test]
-fn threads_offers_one_and_refuses_more() {
-    assert!(options().contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+fn threads_search_together_and_refuse_what_is_not_offered() {
+    assert!(
+        options().contains(&"option name Threads type spin default 1 min 1 max 64".to_string())
+    );
     let out = usi(
         &[],
-        "setoption name Threads value 1\nsetoption name Threads value 4\nisready\n",
+        "setoption name Threads value 0\nsetoption name Threads value 65\n\
+         setoption name Threads value many\nisready\n",
     );
     assert_eq!(
         out,
         [
-            "info string error: Threads: koma searches on one thread; '4' is not offered",
+            "info string error: Threads is a number from 1 to 64, not '0'",
+            "info string error: Threads is a number from 1 to 64, not '65'",
+            "info string error: Threads is a number from 1 to 64, not 'many'",
             "readyok"
         ]
     );
+    // Mate in one (tests/protocol/mates.tsv's first kind): gold drop.
+    let input = "setoption name Threads value 3\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n\
+                 go depth 6\nposition startpos\ngo nodes 30000\n";
+    let out = usi(&[], input);
+    let moves = bestmoves(&out);
+    assert_eq!(moves.len(), 2, "{out:?}");
+    assert_eq!(moves[0].split(' ').next(), Some("G*5b"), "{out:?}");
+    assert!(out.iter().any(|l| l.contains(" score mate 1 ")), "{out:?}");
+    let legal = koma_with_input(&["moves", "--variant", "shogi"], b"").0;
+    let first = moves[1].split(' ').next().unwrap_or_default();
+    assert!(
+        legal.split_whitespace().any(|m| m == first),
+        "{first} in {legal}"
+    );
+    // Nodes of all threads: the limit holds for them together.
+    let nodes: Vec<u64> = out
+        .iter()
+        .skip_while(|l| !l.contains(" score mate 1 "))
+        .filter_map(|l| l.split(" nodes ").nth(1))
+        .filter_map(|r| r.split(' ').next()?.parse().ok())
+        .collect();
+    assert!(nodes.iter().all(|&n| n <= 30_000 + 3 * 256), "{nodes:?}");
 }
 
 /// The impasse rule of `variants/shogi.md`: king in the camp, ten other
