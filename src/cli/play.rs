@@ -41,6 +41,9 @@ pub struct PlayArgs {
     /// Search this many plies per move instead of by time.
     #[arg(long)]
     depth: Option<u32>,
+    /// The engine's search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Draw pieces with the kanji of the variant file.
     #[arg(long)]
     kanji: bool,
@@ -66,6 +69,7 @@ pub fn run(
         kanji: args.kanji,
         color: args.color,
         hash_mb: 32,
+        threads: args.threads,
     };
     options.check()?;
     let mut save = |path: &str, text: &str| std::fs::write(path, text);

@@ -162,6 +162,10 @@ impl AnyPosition {
     pub fn may_declare(&self) -> bool {
         with_position!(self, p => p.may_declare())
     }
+    /// Whether the variant has an impasse rule (`rules.declaration`).
+    pub fn has_declaration_rule(&self) -> bool {
+        with_position!(self, p => p.rules().declaration.is_some())
+    }
     /// How often the current position has occurred.
     pub fn repetitions(&self) -> u32 {
         with_position!(self, p => p.repetitions())

@@ -294,6 +294,7 @@ pub fn play(data: &[u8]) {
         kanji: flags & 4 != 0,
         color: flags & 8 != 0,
         hash_mb: 1,
+        threads: 1,
     };
     let mut save = |_: &str, written: &str| {
         record::read_embedded(written, Format::Koma, "saved", Some(game))

@@ -461,3 +461,63 @@ fn quit_offers_to_save() {
     assert!(!out.contains(OFFER), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `declare` under shogi's impasse rule (`rules.declaration`): granted
+/// with 28 points, refused with 27 and in a game without the rule; `undo`
+/// withdraws it; the engine declares when it may.
+#[test]
+fn declare_wins_under_the_impasse_rule_only_when_it_holds() {
+    let camp = |pawns: u32| format!("+L+NSG1GS+N+L/1R2K2B1/9/9/9/9/9/9/4k4 b {pawns}P 1");
+    let args = |sfen: &str| -> Vec<String> {
+        [
+            "play",
+            "--variant",
+            "shogi",
+            "--sfen",
+            sfen,
+            "--gote",
+            "human",
+        ]
+        .map(str::to_string)
+        .to_vec()
+    };
+    let run_with = |a: Vec<String>, input: &str| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        run(&a, input)
+    };
+    let (out, err, code) = run_with(args(&camp(10)), "declare\n1i1h\nundo\nsfen\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(
+            "sente declares a win under the impasse rule. Game over: sente wins by impasse."
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("The game is over (sente wins by impasse)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("The result (sente wins by impasse) withdrawn."),
+        "{out}"
+    );
+    assert_eq!(sfens(&out), [camp(10)], "{out}");
+    let (out, _, _) = run_with(args(&camp(9)), "declare\n");
+    assert!(out.contains("sente may not declare"), "{out}");
+    assert!(!out.contains("Game over"), "{out}");
+    let (out, _, _) = run(&["play", "--gote", "human"], "declare\n");
+    assert!(
+        out.contains("This game has no impasse rule: a win cannot be declared."),
+        "{out}"
+    );
+    let mut engine = args(&camp(10));
+    engine[5] = "--sente".into();
+    engine[6] = "engine".into();
+    engine.extend(["--gote".to_string(), "human".to_string()]);
+    let (out, _, _) = run_with(engine, "");
+    assert!(
+        out.contains("sente declares a win under the impasse rule."),
+        "{out}"
+    );
+    assert!(!out.contains("koma (sente) plays"), "{out}");
+}

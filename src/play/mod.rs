@@ -7,13 +7,15 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use crate::Error;
 use crate::board::Color;
 use crate::engine::{Engine, Limits};
 use crate::notation::Notation;
 use crate::position::{AnyPosition, Move};
-use crate::record::{Ending, Format, GameRecord, GameResult};
+use crate::record::{GameRecord, GameResult};
 use crate::render::{Style, board_text};
-use crate::{Error, record};
+
+mod commands;
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,6 +43,8 @@ pub struct PlayOptions {
     pub color: bool,
     /// The engine's hash table, in MiB.
     pub hash_mb: usize,
+    /// The engine's search threads (1 to [`crate::engine::MAX_THREADS`]).
+    pub threads: usize,
 }
 
 impl PlayOptions {
@@ -50,6 +54,13 @@ impl PlayOptions {
             return Err(Error::Usage(format!(
                 "--time {}: expected seconds between 0 and 86400",
                 self.time
+            )));
+        }
+        if !(1..=crate::engine::MAX_THREADS).contains(&self.threads) {
+            return Err(Error::Usage(format!(
+                "--threads {}: expected a number from 1 to {}",
+                self.threads,
+                crate::engine::MAX_THREADS
             )));
         }
         Ok(())
@@ -69,6 +80,7 @@ Commands:
   board        draw the board again
   save FILE    write the game record (koma validate --game reads it)
   resign       give up the game
+  declare      claim a win under the impasse rule (where the variant has one)
   quit         leave (offers to save a game not saved)
   help         this text";
 
@@ -138,7 +150,11 @@ pub fn resume(
         saved,
         pos,
         record: rec.clone(),
-        engine: Engine::new(options.hash_mb.clamp(1, 4096)),
+        engine: {
+            let mut e = Engine::new(options.hash_mb.clamp(1, 4096));
+            e.set_threads(options.threads);
+            e
+        },
         over: rec.result,
         declared: rec.result.is_some() && rec.result != shown,
         saver: save,
@@ -280,30 +296,22 @@ impl Session<'_, '_> {
                     writeln!(out, "sfen {}\nfen {}", self.pos.sfen(), self.pos.fen()).map_err(io)?
                 }
                 "undo" => self.undo(out)?,
+                "declare" => self.declare(out)?,
                 "hint" => self.hint(out)?,
                 "save" => {
                     self.save(rest.trim(), out)?;
                 }
-                "resign" => {
-                    if self.over.is_none() {
-                        let loser = self.pos.turn();
-                        self.declared = true;
-                        self.over = Some(GameResult::win(loser.opposite(), Ending::Resignation));
-                        writeln!(
-                            out,
-                            "{} resigns. Game over: {} wins by resignation.",
-                            loser.name(),
-                            loser.opposite().name()
-                        )
-                        .map_err(io)?;
-                    }
-                }
+                "resign" => self.resign(out)?,
                 _ => self.human_move(line, input, out)?,
             }
         }
     }
 
     fn engine_move(&mut self, out: &mut dyn Write) -> Result<(), Error> {
+        // The impasse rule's win is taken when it is there.
+        if self.pos.may_declare() {
+            return self.win_by_declaration(out);
+        }
         let stop = AtomicBool::new(false);
         let limits = self.limits();
         let (best, info) = self.engine.think_any(&mut self.pos, limits, &stop, |_| {});
@@ -392,117 +400,5 @@ impl Session<'_, '_> {
             }
         }
         self.play(m, out)
-    }
-
-    fn undo(&mut self, out: &mut dyn Write) -> Result<(), Error> {
-        if std::mem::take(&mut self.declared) {
-            let what = match self.over.take() {
-                Some(r) if r.ending == Ending::Resignation => "Resignation".to_string(),
-                Some(r) => format!("The result ({r})"),
-                None => "The result".to_string(),
-            };
-            writeln!(out, "{what} withdrawn.").map_err(io)?;
-            return Ok(());
-        }
-        let mut taken = Vec::new();
-        let mut take_back = |pos: &mut AnyPosition| -> bool {
-            let Some(m) = pos.undo() else {
-                return false;
-            };
-            taken.push(format!(
-                "{} ({})",
-                pos.format_move(m, Notation::Usi),
-                pos.turn().name()
-            ));
-            true
-        };
-        if !take_back(&mut self.pos) {
-            writeln!(out, "Nothing to undo.").map_err(io)?;
-            return Ok(());
-        }
-        while self.player(self.pos.turn()) == Player::Engine && take_back(&mut self.pos) {}
-        writeln!(out, "Took back {}.", taken.join(" and ")).map_err(io)?;
-        self.over = None;
-        self.show(out)?;
-        self.finish(out)
-    }
-
-    fn hint(&mut self, out: &mut dyn Write) -> Result<(), Error> {
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            time: Some(Duration::from_secs_f64(self.args.time.min(1.0))),
-            depth: self.args.depth,
-            ..Limits::default()
-        };
-        match self
-            .engine
-            .think_any(&mut self.pos, limits, &stop, |_| {})
-            .0
-        {
-            Some(m) => {
-                writeln!(out, "hint: {}", self.pos.format_move(m, Notation::Usi)).map_err(io)
-            }
-            None => writeln!(out, "No move: the game is over.").map_err(io),
-        }
-    }
-
-    /// `quit`: a game with moves or a result not saved since is offered to
-    /// be saved first.
-    fn leave(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
-        let unsaved = self.saved.as_ref() != Some(&self.state());
-        if !unsaved || (self.pos.history().is_empty() && self.over.is_none()) {
-            return Ok(());
-        }
-        loop {
-            write!(
-                out,
-                "Save the game first? Type a file name, or press Enter to leave without saving: "
-            )
-            .map_err(io)?;
-            out.flush().map_err(io)?;
-            let Some(answer) = read_line(input)? else {
-                return writeln!(out).map_err(io);
-            };
-            let path = answer.trim();
-            if path.is_empty() || self.save(path, out)? {
-                return Ok(());
-            }
-        }
-    }
-
-    /// What a save keeps: the moves and the result.
-    fn state(&self) -> (Vec<Move>, Option<GameResult>) {
-        (self.pos.history(), self.over)
-    }
-
-    /// `save FILE`; whether it was saved.
-    fn save(&mut self, path: &str, out: &mut dyn Write) -> Result<bool, Error> {
-        if path.is_empty() {
-            writeln!(out, "save needs a file name: save game.txt").map_err(io)?;
-            return Ok(false);
-        }
-        let mut rec = GameRecord::from_position(&self.pos);
-        rec.headers = self.record.headers.clone();
-        rec.start_comment = self.record.start_comment.clone();
-        for (m, old) in rec.moves.iter_mut().zip(&self.record.moves) {
-            if m.mv != old.mv {
-                break;
-            }
-            m.comment = old.comment.clone();
-            m.time = old.time;
-        }
-        rec.result = self.over;
-        let text = record::write(&rec, Format::Koma).unwrap_or_default();
-        match (self.saver)(path, &text) {
-            Ok(()) => {
-                self.saved = Some(self.state());
-                writeln!(out, "Saved the game to {path}.").map_err(io)?;
-                Ok(true)
-            }
-            Err(e) => {
-                writeln!(out, "Cannot save to {path}: {e}").map_err(io)?;
-                Ok(false)
-            }
-        }
     }
 }
