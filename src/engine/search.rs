@@ -116,11 +116,16 @@ impl<'a, B: Bitboard> Run<'a, B> {
 /// The score of a position whose game is over, for the side to move (a
 /// side with no legal move has lost, unless the game was already won).
 fn game_over<B: Bitboard>(pos: &Position<B>, ply: usize) -> Option<Score> {
-    pos.terminal().map(|o| match o {
-        Outcome::Win { winner, .. } if winner == pos.turn() => MATE - ply as Score,
+    pos.terminal().map(|o| outcome_score(pos, &o, ply))
+}
+
+/// An outcome as a score for the side to move, `ply` plies from the root.
+fn outcome_score<B: Bitboard>(pos: &Position<B>, o: &Outcome, ply: usize) -> Score {
+    match o {
+        Outcome::Win { winner, .. } if *winner == pos.turn() => MATE - ply as Score,
         Outcome::Win { .. } => -(MATE - ply as Score),
         Outcome::Draw { .. } => 0,
-    })
+    }
 }
 
 fn no_move<B: Bitboard>(pos: &Position<B>, ply: usize) -> Score {
@@ -289,8 +294,10 @@ impl Worker {
             if run.should_stop() {
                 return 0;
             }
+            // A position seen before: the cycle would repeat, so it is scored
+            // as the repetition rule ends it (a draw, or a loss for one side).
             if pos.repetitions() > 1 {
-                return 0;
+                return outcome_score(pos, &pos.cycle_outcome(), ply);
             }
             if let Some(s) = game_over(pos, ply) {
                 return s;

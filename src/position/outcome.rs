@@ -140,54 +140,62 @@ impl<B: Bitboard> Position<B> {
             .count() as u32
     }
 
+    /// What the repetition rule makes of the cycle that ends here (from the
+    /// first occurrence of this position to now), were it repeated as often
+    /// as the rule asks: perpetual check loses for the checking side where
+    /// the rule says so, else `repetition.result`. The search scores a
+    /// position seen before with it.
+    pub fn cycle_outcome(&self) -> Outcome {
+        let rep = self.rules.repetition;
+        let h = self.hash();
+        let first = self.states.iter().position(|s| s.hash() == h).unwrap_or(0);
+        if rep.perpetual_check_loses {
+            for checker in Color::ALL {
+                // Moves by `checker` in the cycle: the states after them have
+                // the opponent to move; all must be check.
+                let mut all = true;
+                let mut any = false;
+                for (i, s) in self.states.iter().enumerate().skip(first + 1) {
+                    let mover = if (self.states.len() - 1 - i).is_multiple_of(2) {
+                        self.turn.opposite()
+                    } else {
+                        self.turn
+                    };
+                    if mover == checker {
+                        any = true;
+                        all &= s.checkers.any();
+                    }
+                }
+                if any && all {
+                    return Outcome::Win {
+                        winner: checker.opposite(),
+                        reason: Reason::PerpetualCheck,
+                    };
+                }
+            }
+        }
+        let loser = match rep.result {
+            RepetitionResult::Draw => None,
+            RepetitionResult::SenteLoses => Some(Color::Sente),
+            RepetitionResult::GoteLoses => Some(Color::Gote),
+            RepetitionResult::RepeaterLoses => Some(self.turn.opposite()),
+        };
+        match loser {
+            None => Outcome::Draw {
+                reason: Reason::Repetition,
+            },
+            Some(l) => Outcome::Win {
+                winner: l.opposite(),
+                reason: Reason::Repetition,
+            },
+        }
+    }
+
     /// The result, if the game is over: no legal move (the side to move
     /// loses), or the repetition rule.
     pub fn outcome(&self) -> Option<Outcome> {
-        let rep = self.rules.repetition;
-        if self.repetitions() >= rep.count {
-            // The cycle: from the first occurrence of this position to now.
-            let h = self.hash();
-            let first = self.states.iter().position(|s| s.hash() == h).unwrap_or(0);
-            if rep.perpetual_check_loses {
-                for checker in Color::ALL {
-                    // Moves by `checker` in the cycle: the states after them have
-                    // the opponent to move; all must be check.
-                    let mut all = true;
-                    let mut any = false;
-                    for (i, s) in self.states.iter().enumerate().skip(first + 1) {
-                        let mover = if (self.states.len() - 1 - i).is_multiple_of(2) {
-                            self.turn.opposite()
-                        } else {
-                            self.turn
-                        };
-                        if mover == checker {
-                            any = true;
-                            all &= s.checkers.any();
-                        }
-                    }
-                    if any && all {
-                        return Some(Outcome::Win {
-                            winner: checker.opposite(),
-                            reason: Reason::PerpetualCheck,
-                        });
-                    }
-                }
-            }
-            let loser = match rep.result {
-                RepetitionResult::Draw => None,
-                RepetitionResult::SenteLoses => Some(Color::Sente),
-                RepetitionResult::GoteLoses => Some(Color::Gote),
-                RepetitionResult::RepeaterLoses => Some(self.turn.opposite()),
-            };
-            return Some(match loser {
-                None => Outcome::Draw {
-                    reason: Reason::Repetition,
-                },
-                Some(l) => Outcome::Win {
-                    winner: l.opposite(),
-                    reason: Reason::Repetition,
-                },
-            });
+        if self.repetitions() >= self.rules.repetition.count {
+            return Some(self.cycle_outcome());
         }
         if self.checked_out() {
             return Some(Outcome::Win {

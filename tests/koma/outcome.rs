@@ -156,6 +156,27 @@ fn the_engine_finds_mate_in_three() {
 
 const MATE_IN_THREE: &str = "6/3k1+b/P1Rs2/K5/1N1G2/Nb1S2[GPR] w - - 0 16";
 
+/// In minishogi a repetition loses for sente (`repetition.result: sente_loses`):
+/// a sente that is behind must not walk back into a position seen before,
+/// although a draw would suit it. Found by a cutechess-cli match
+/// (tests/gui/results.txt), where koma repeated at 0.00 and lost.
+#[test]
+fn the_engine_avoids_a_repetition_that_loses() {
+    let g = game("minishogi");
+    let koma::Game::Narrow(rules) = &g else {
+        panic!("minishogi fits 64 squares")
+    };
+    // Gote has a gold in hand; sente has only its king.
+    let setup = Setup::parse_fen("k4/5/5/5/4K[g] w - - 0 1").expect("FEN");
+    let mut pos = Position::new(rules, &setup).expect("valid");
+    play(&mut pos, &["1e2e", "5a4a", "2e1e", "4a5a"]);
+    assert_eq!(pos.repetitions(), 2);
+    for depth in 1..=4 {
+        let (m, _) = best(&mut pos, depth);
+        assert_ne!(m, "1e2e", "depth {depth}: 1e2e repeats, and sente loses");
+    }
+}
+
 #[test]
 fn the_engine_respects_its_time() {
     let g = game("shogi");
