@@ -41,6 +41,9 @@ pub struct PlayArgs {
     /// Search this many plies per move instead of by time.
     #[arg(long)]
     depth: Option<u32>,
+    /// How moves are shown (moves are read in any of them).
+    #[arg(long, value_enum, default_value_t)]
+    notation: super::NotationArg,
     /// The engine's search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -70,6 +73,7 @@ pub fn run(
         color: args.color,
         hash_mb: 32,
         threads: args.threads,
+        notation: args.notation.into(),
     };
     options.check()?;
     let mut save = |path: &str, text: &str| std::fs::write(path, text);

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use crate::Error;
 use crate::engine::Limits;
-use crate::notation::Notation;
 use crate::position::{AnyPosition, Move};
 use crate::record::{self, Ending, Format, GameRecord, GameResult};
 
@@ -89,7 +88,7 @@ impl Session<'_, '_> {
             };
             taken.push(format!(
                 "{} ({})",
-                pos.format_move(m, Notation::Usi),
+                pos.format_move(m, self.args.notation),
                 pos.turn().name()
             ));
             true
@@ -118,7 +117,7 @@ impl Session<'_, '_> {
             .0
         {
             Some(m) => {
-                writeln!(out, "hint: {}", self.pos.format_move(m, Notation::Usi)).map_err(io)
+                writeln!(out, "hint: {}", self.pos.format_move(m, self.args.notation)).map_err(io)
             }
             None => writeln!(out, "No move: the game is over.").map_err(io),
         }

@@ -45,6 +45,8 @@ pub struct PlayOptions {
     pub hash_mb: usize,
     /// The engine's search threads (1 to [`crate::engine::MAX_THREADS`]).
     pub threads: usize,
+    /// How moves are shown (any notation is read).
+    pub notation: Notation,
 }
 
 impl PlayOptions {
@@ -110,9 +112,10 @@ fn help(pos: &AnyPosition) -> String {
         }
     };
     format!(
-        "Type a move in USI{} or Fairy-Stockfish notation{}.\n{HELP}",
+        "Type a move in USI{}, Fairy-Stockfish{} or Japanese notation{}.\n{HELP}",
         examples(Notation::Usi),
-        examples(Notation::Fairy)
+        examples(Notation::Fairy),
+        examples(Notation::Japanese)
     )
 }
 
@@ -228,7 +231,7 @@ impl Session<'_, '_> {
             before.undo();
             status.push_str(&format!(
                 "; last move {}",
-                before.format_move(m, Notation::Usi)
+                before.format_move(m, self.args.notation)
             ));
         }
         if self.pos.in_check() {
@@ -287,7 +290,7 @@ impl Session<'_, '_> {
                         .pos
                         .legal_moves()
                         .iter()
-                        .map(|&m| self.pos.format_move(m, Notation::Usi))
+                        .map(|&m| self.pos.format_move(m, self.args.notation))
                         .collect();
                     list.sort();
                     writeln!(out, "{} legal moves: {}", list.len(), list.join(" ")).map_err(io)?;
@@ -319,7 +322,7 @@ impl Session<'_, '_> {
             self.finish(out)?;
             return Ok(());
         };
-        let text = self.pos.format_move(m, Notation::Usi);
+        let text = self.pos.format_move(m, self.args.notation);
         let detail = info.map(|i| match i.mate_in() {
             Some(n) => format!(" (mate in {n}, depth {})", i.depth),
             None => format!(" (score {}, depth {})", i.score, i.depth),

@@ -295,6 +295,7 @@ pub fn play(data: &[u8]) {
         color: flags & 8 != 0,
         hash_mb: 1,
         threads: 1,
+        notation: koma::notation::Notation::Usi,
     };
     let mut save = |_: &str, written: &str| {
         record::read_embedded(written, Format::Koma, "saved", Some(game))

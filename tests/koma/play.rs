@@ -521,3 +521,42 @@ fn declare_wins_under_the_impasse_rule_only_when_it_holds() {
     );
     assert!(!out.contains("koma (sente) plays"), "{out}");
 }
+
+/// `--notation japanese` shows every move in Japanese (the engine's, the
+/// last move, the list, the hint, what undo took back); moves are still
+/// read in any notation.
+#[test]
+fn play_shows_moves_in_the_notation_asked_for() {
+    let (out, err, code) = run(
+        &[
+            "play",
+            "--variant",
+            "shogi",
+            "--depth",
+            "1",
+            "--notation",
+            "japanese",
+        ],
+        "７六歩\nmoves\nundo\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("last move ▲７六歩"), "{out}");
+    let reply = out
+        .lines()
+        .find_map(|l| l.strip_prefix("koma (gote) plays "))
+        .expect("an engine move");
+    assert!(reply.starts_with('△'), "{reply}");
+    let list = out
+        .lines()
+        .find_map(|l| l.split_once(" legal moves: ").map(|(_, r)| r))
+        .expect("the list");
+    assert!(list.split(' ').all(|m| m.starts_with('▲')), "{list}");
+    assert!(list.contains("▲２二角成"), "{list}");
+    assert!(out.contains("Took back △"), "{out}");
+    assert!(out.contains("and ▲７六歩 (sente)."), "{out}");
+    let (out, _, _) = run(
+        &["play", "--notation", "fairy", "--gote", "human"],
+        "6e6d\n",
+    );
+    assert!(out.contains("last move a2a3"), "{out}");
+}
