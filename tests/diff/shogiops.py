@@ -139,10 +139,18 @@ def main():
                   f"{time.time() - start:.0f} s", file=sys.stderr)
     if stopped:
         node.kill()
-    node.wait()
+    node_status = node.wait()
     koma.stdin.close()
     koma.wait()
     took = time.time() - start
+    if not stopped and node_status != 0:
+        print(f"shogiops (node {' '.join(script)}) failed with exit status {node_status}"
+              f" after {positions} positions; is it installed (npm ci --prefix tests/shogiops)?",
+              file=sys.stderr)
+        return 2
+    if positions == 0:
+        print("no position was compared: shogiops sent none", file=sys.stderr)
+        return 2
     print(f"games: {games}{' (stopped by --max-seconds)' if stopped else ''}, seconds: {took:.0f}")
     print(f"positions: {positions}, over: {over}, exceptions: {exceptions}, differences: {differences}")
     return 0 if differences == 0 else 1
