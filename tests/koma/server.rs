@@ -499,12 +499,11 @@ fn perft_stops_before_a_depth_that_would_outlast_the_time_allowed() {
     );
 }
 
-/// `koma serve` as a user starts it: it prints its URL, answers there, and
-/// warns on stderr when the address is not the loopback one.
-fn serve(addr: &str) -> (String, String) {
+/// A `koma serve` started by `command` (stdout and stderr piped): the
+/// process, the URL it prints on its first line and the URL's port.
+fn start_serving(mut command: std::process::Command) -> (std::process::Child, String, u16) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(["serve", "--addr", addr])
+    let mut child = command
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -520,8 +519,11 @@ fn serve(addr: &str) -> (String, String) {
         .next()
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no port in {line:?}"));
-    let page = request(SocketAddr::from(([127, 0, 0, 1], port)), "GET", "/", b"");
-    assert_eq!(page.status, 200);
+    (child, url, port)
+}
+
+/// Stops a server of [`start_serving`]: what it wrote on stderr.
+fn stop_serving(mut child: std::process::Child) -> String {
     child.kill().unwrap();
     let _ = child.wait();
     let mut err = String::new();
@@ -531,7 +533,18 @@ fn serve(addr: &str) -> (String, String) {
         .unwrap()
         .read_to_string(&mut err)
         .unwrap();
-    (url, err)
+    err
+}
+
+/// `koma serve` as a user starts it: it prints its URL, answers there, and
+/// warns on stderr when the address is not the loopback one.
+fn serve(addr: &str) -> (String, String) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_koma"));
+    command.args(["serve", "--addr", addr]);
+    let (child, url, port) = start_serving(command);
+    let page = request(SocketAddr::from(([127, 0, 0, 1], port)), "GET", "/", b"");
+    assert_eq!(page.status, 200);
+    (url, stop_serving(child))
 }
 
 #[test]

@@ -256,41 +256,19 @@ fn heads_too_large_or_not_http_are_refused() {
 /// say nothing: `accept` fails, and the server goes on.
 #[test]
 fn a_failing_accept_does_not_stop_the_server() {
-    let mut child = std::process::Command::new("sh")
-        .args([
-            "-c",
-            r#"ulimit -n 40 && exec "$0" serve --addr 127.0.0.1:0"#,
-            env!("CARGO_BIN_EXE_koma"),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("sh starts koma serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port: u16 = line
-        .trim()
-        .trim_end_matches('/')
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let mut command = std::process::Command::new("sh");
+    command.args([
+        "-c",
+        r#"ulimit -n 40 && exec "$0" serve --addr 127.0.0.1:0"#,
+        env!("CARGO_BIN_EXE_koma"),
+    ]);
+    let (child, _, port) = super::start_serving(command);
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let flood: Vec<TcpStream> = (0..80).map(|_| connect(addr)).collect();
     let a = exchange(addr, VARIANTS);
     drop(flood);
     let again = exchange(addr, VARIANTS);
-    child.kill().unwrap();
-    let _ = child.wait();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let err = super::stop_serving(child);
     assert_eq!(status(&a), 200, "{a}\n{err}");
     assert_eq!(status(&again), 200, "{again}\n{err}");
     assert!(err.contains("cannot accept a connection"), "{err}");
