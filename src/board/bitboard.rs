@@ -46,6 +46,10 @@ pub trait Bitboard:
     fn msb(self) -> Square;
     /// Whether the set has more than one square.
     fn more_than_one(self) -> bool;
+    /// Every square moved `delta` places up the numbering (down when
+    /// negative); squares moved past either end are lost. `|delta|` is
+    /// below [`Bitboard::CAPACITY`].
+    fn shifted(self, delta: i32) -> Self;
 
     /// Whether the set is not empty.
     #[inline]
@@ -116,6 +120,14 @@ macro_rules! impl_bitboard {
             #[inline]
             fn more_than_one(self) -> bool {
                 self & self.wrapping_sub(1) != 0
+            }
+            #[inline]
+            fn shifted(self, delta: i32) -> Self {
+                if delta >= 0 {
+                    self << delta
+                } else {
+                    self >> -delta
+                }
             }
         }
     };
@@ -219,6 +231,18 @@ impl Bitboard for Bitboard256 {
         (lo & lo.wrapping_sub(1)) | (hi & hi.wrapping_sub(1)) != 0 || (lo != 0 && hi != 0)
     }
     #[inline]
+    fn shifted(self, delta: i32) -> Self {
+        let [lo, hi] = self.0;
+        let d = delta.unsigned_abs();
+        match (delta >= 0, d) {
+            (_, 0) => self,
+            (true, 1..128) => Bitboard256([lo << d, hi << d | lo >> (128 - d)]),
+            (true, _) => Bitboard256([0, lo << (d - 128)]),
+            (false, 1..128) => Bitboard256([lo >> d | hi << (128 - d), hi >> d]),
+            (false, _) => Bitboard256([hi >> (d - 128), 0]),
+        }
+    }
+    #[inline]
     fn pop_lsb(&mut self) -> Square {
         let [lo, hi] = &mut self.0;
         if *lo != 0 {
@@ -249,6 +273,43 @@ mod tests {
         squares
             .iter()
             .fold(B::EMPTY, |b, &s| b | B::from_square(Square::new(s)))
+    }
+
+    /// A shift, square by square (the slow way).
+    fn shifted_slowly<B: Bitboard>(b: B, delta: i32) -> Vec<u8> {
+        members(b)
+            .into_iter()
+            .map(|s| s as i32 + delta)
+            .filter(|&t| (0..B::CAPACITY as i32).contains(&t))
+            .map(|t| t as u8)
+            .collect()
+    }
+
+    fn shifts_agree<B: Bitboard>() {
+        let cap = B::CAPACITY as i32;
+        let squares: Vec<u8> = [0, 1, 9, 62, 63, 64, 65, 126, 127, 128, 129, 200, 254, 255]
+            .into_iter()
+            .filter(|&s| (s as usize) < B::CAPACITY)
+            .collect();
+        let b: B = set(&squares);
+        for delta in [
+            0i32, 1, -1, 9, -9, 63, -63, 64, -64, 65, 127, -127, 128, -128, 129, -200,
+        ] {
+            if delta.abs() < cap {
+                assert_eq!(
+                    members(b.shifted(delta)),
+                    shifted_slowly(b, delta),
+                    "{delta}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shifts_move_every_square_and_lose_those_past_the_ends() {
+        shifts_agree::<u64>();
+        shifts_agree::<u128>();
+        shifts_agree::<Bitboard256>();
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod checked;
 mod game;
 mod movegen;
 mod outcome;
+mod shifted;
 mod trades;
 mod validate;
 

@@ -43,6 +43,29 @@ pub(super) trait Sink {
             self.push(Move::Drop { role, to });
         }
     }
+    /// The moves of several pieces by one offset: to each square of
+    /// `promoting` (turning over) and of `plain` (not) from the square
+    /// `delta` places below it, the promoting move first.
+    #[inline]
+    fn push_shifted<B: Bitboard>(&mut self, delta: i32, promoting: B, plain: B) {
+        for to in (promoting | plain).squares() {
+            let from = Square::new((to.index() as i32 - delta) as u8);
+            if promoting.contains(to) {
+                self.push(Move::Normal {
+                    from,
+                    to,
+                    promote: true,
+                });
+            }
+            if plain.contains(to) {
+                self.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
+            }
+        }
+    }
 }
 
 /// Counts the moves: perft's last ply, from set sizes.
@@ -64,6 +87,10 @@ impl Sink for Count {
     #[inline]
     fn push_drops<B: Bitboard>(&mut self, _: Role, to: B) {
         self.0 += u64::from(to.count());
+    }
+    #[inline]
+    fn push_shifted<B: Bitboard>(&mut self, _: i32, promoting: B, plain: B) {
+        self.0 += u64::from(promoting.count() + plain.count());
     }
 }
 
@@ -277,9 +304,45 @@ impl<B: Bitboard> Position<B> {
         let occ = ours | theirs;
         let double_check = guard.is_some() && self.checkers().more_than_one();
 
+        // Under the zone rules, translating leapers (but the royal and the
+        // pinned) of the roles in `shift_roles` move all at once where they
+        // have more pieces than offsets (one shift an offset against one
+        // lookup a piece): a pass of their own, the loop below then sees
+        // only the pieces left to it.
+        let mut shifted = B::EMPTY;
+        // (`shift_roles` is empty under the other promotion rules.)
+        let mut shift_roles = rules.shift_roles[us.index()];
+        if !BORROWS {
+            while shift_roles != 0 {
+                let i = shift_roles.trailing_zeros() as usize;
+                shift_roles &= shift_roles - 1;
+                if !(self.by_role[i] & ours).more_than_one() {
+                    continue;
+                }
+                let set = self.by_role[i]
+                    & ours
+                    & match guard {
+                        Some(g) => !(g.pinned | B::from_square(g.royal)),
+                        None => !B::EMPTY,
+                    };
+                let role = Role(i as u8);
+                if let Some(shifts) = rules.shifts(us, role)
+                    && shifts.len() < set.count() as usize
+                {
+                    let shift_to = match guard {
+                        Some(_) if double_check => B::EMPTY,
+                        Some(g) => g.evasion & to_mask,
+                        None => to_mask,
+                    };
+                    shifted |= set;
+                    self.push_by_shifts(out, role, shifts, set, shift_to, occ, theirs);
+                }
+            }
+        }
+        let movers = ours & !shifted;
         for (i, &bb) in self.by_role[..rules.role_count()].iter().enumerate() {
             let role = Role(i as u8);
-            for from in (bb & ours).squares() {
+            for from in (bb & movers).squares() {
                 if out.full() {
                     return;
                 }

@@ -175,6 +175,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     });
     rules.arrive = arrivals(&rules);
     rules.reach = reaches(&rules);
+    (rules.shifts, rules.shift_roles) = super::shifts::shifts(&rules);
     let mask = |pick: &dyn Fn(&RoleInfo) -> bool| {
         rules
             .roles

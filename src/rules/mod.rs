@@ -2,6 +2,7 @@
 //! per-square, per-side move tables the generator runs on.
 
 mod compile;
+mod shifts;
 mod tables;
 
 use crate::board::{Bitboard, Color, Square, Topology};
@@ -11,6 +12,7 @@ use crate::setup::Setup;
 pub use crate::variant::schema::{PromotionRule, RepetitionResult};
 
 pub use compile::{RulesError, compile};
+pub(crate) use shifts::Shift;
 
 pub use crate::variant::limits::MAX_ROLES;
 
@@ -291,6 +293,10 @@ pub struct Rules<B> {
     /// Squares a role could attack from a square on an empty board, by
     /// `(colour, role)` then square (see [`Rules::reach`]).
     pub(crate) reach: Vec<B>,
+    /// The leaps of `(colour, role)` as shifts, where they are translations.
+    pub(crate) shifts: shifts::ShiftTable<B>,
+    /// The roles that have `shifts`, as a mask over role indices, by colour.
+    pub(crate) shift_roles: [u64; 2],
     /// Zobrist keys for (piece code, square).
     pub(crate) z_board: Vec<u64>,
     /// Zobrist keys for one piece of (colour, role) in hand (added per piece).
@@ -535,6 +541,13 @@ impl<B: Bitboard> Rules<B> {
         } else {
             self.arrive[self.cr(color, role)]
         }
+    }
+
+    /// The leaps of the role as translations of all its pieces at once, if
+    /// they are translations (see `shifts.rs`).
+    #[inline]
+    pub(crate) fn shifts(&self, color: Color, role: Role) -> Option<&[shifts::Shift<B>]> {
+        self.shifts[self.cr(color, role)].as_deref()
     }
 
     /// Every square the role of the colour could attack from `sq` on an

@@ -239,6 +239,8 @@ pub(super) fn tables<B: Bitboard>(
         between,
         mobile,
         arrive: Vec::new(),
+        shifts: Vec::new(),
+        shift_roles: [0; 2],
         reach: Vec::new(),
         z_board,
         z_hand,
