@@ -174,7 +174,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         }
     });
     rules.arrive = arrivals(&rules);
-    rules.reach = reaches(&rules);
+    (rules.reach, rules.xray) = reaches(&rules);
     (rules.shifts, rules.shift_roles) = super::shifts::shifts(&rules);
     let mask = |pick: &dyn Fn(&RoleInfo) -> bool| {
         rules
@@ -209,20 +209,23 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
 /// For each colour, role and square, every square the role could attack
 /// from there on an empty board (its leaps and whole rays): a quick test
 /// that a piece cannot attack a square, before its attacks are worked out.
-fn reaches<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
+/// With it, the table of [`Rules::ride_xray`].
+fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>) {
     let n = rules.topology.len();
     let mut reach = Vec::with_capacity(2 * rules.role_count() * n);
+    let mut xray = Vec::with_capacity(2 * rules.role_count() * n);
     for color in Color::ALL {
         for role in rules.all_roles() {
             let cr = rules.cr(color, role);
             for sq in rules.topology.squares() {
                 let i = cr * n + sq.index();
-                reach
-                    .push(rules.leaps[i][0] | rules.leaps[i][2] | rules.ride_xray(color, role, sq));
+                let rays = rules.ride_xray_from_rays(color, role, sq);
+                reach.push(rules.leaps[i][0] | rules.leaps[i][2] | rays);
+                xray.push(rays);
             }
         }
     }
-    reach
+    (reach, xray)
 }
 
 /// For each colour and role, the squares a move may end on without the

@@ -293,6 +293,8 @@ pub struct Rules<B> {
     /// Squares a role could attack from a square on an empty board, by
     /// `(colour, role)` then square (see [`Rules::reach`]).
     pub(crate) reach: Vec<B>,
+    /// [`Rules::ride_xray`] by `(colour, role)` then square.
+    pub(crate) xray: Vec<B>,
     /// The leaps of `(colour, role)` as shifts, where they are translations.
     pub(crate) shifts: shifts::ShiftTable<B>,
     /// The roles that have `shifts`, as a mask over role indices, by colour.
@@ -563,6 +565,11 @@ impl<B: Bitboard> Rules<B> {
     /// board, capture-capable rays only (used to find pinning pieces).
     #[inline]
     pub(crate) fn ride_xray(&self, color: Color, role: Role, sq: Square) -> B {
+        self.xray[self.cr(color, role) * self.topology.len() + sq.index()]
+    }
+
+    /// [`Rules::ride_xray`] worked out from the rays (to build its table).
+    pub(super) fn ride_xray_from_rays(&self, color: Color, role: Role, sq: Square) -> B {
         let cr = self.cr(color, role);
         let n = self.topology.len();
         let mut b = B::EMPTY;

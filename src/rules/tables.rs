@@ -240,6 +240,7 @@ pub(super) fn tables<B: Bitboard>(
         mobile,
         arrive: Vec::new(),
         shifts: Vec::new(),
+        xray: Vec::new(),
         shift_roles: [0; 2],
         reach: Vec::new(),
         z_board,
