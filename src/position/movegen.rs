@@ -19,22 +19,7 @@ pub(super) trait Sink {
     /// promoting move first. A counter adds the sets' sizes instead.
     #[inline]
     fn push_normals<B: Bitboard>(&mut self, from: Square, promoting: B, plain: B) {
-        for to in (promoting | plain).squares() {
-            if promoting.contains(to) {
-                self.push(Move::Normal {
-                    from,
-                    to,
-                    promote: true,
-                });
-            }
-            if plain.contains(to) {
-                self.push(Move::Normal {
-                    from,
-                    to,
-                    promote: false,
-                });
-            }
-        }
+        self.push_each(|_| from, promoting, plain);
     }
     /// Drops of `role` on each square of `to`.
     #[inline]
@@ -48,8 +33,19 @@ pub(super) trait Sink {
     /// `delta` places below it, the promoting move first.
     #[inline]
     fn push_shifted<B: Bitboard>(&mut self, delta: i32, promoting: B, plain: B) {
+        self.push_each(
+            |to| Square::new((to.index() as i32 - delta) as u8),
+            promoting,
+            plain,
+        );
+    }
+    /// The moves to each square of `promoting` (turning over) and of
+    /// `plain` (not) from the square `from` gives, in order, the promoting
+    /// move first.
+    #[inline(always)]
+    fn push_each<B: Bitboard>(&mut self, from: impl Fn(Square) -> Square, promoting: B, plain: B) {
         for to in (promoting | plain).squares() {
-            let from = Square::new((to.index() as i32 - delta) as u8);
+            let from = from(to);
             if promoting.contains(to) {
                 self.push(Move::Normal {
                     from,

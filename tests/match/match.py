@@ -213,7 +213,9 @@ class UciEngine:
         self.send("isready")
         self.expect(lambda l: l == "readyok", timeout)
 
-    def bestmove(self, fen, moves, go_args, timeout):
+    def set_position(self, fen, moves):
+        """Sends `position startpos|fen F [moves ...]` and waits for `readyok`;
+        an `info string error` before it raises PositionRejected."""
         start = "position startpos" if fen is None else f"position fen {fen}"
         pos = start + (" moves " + " ".join(moves) if moves else "")
         self.send(pos)
@@ -226,6 +228,9 @@ class UciEngine:
         self.expect(ready, 10)
         if errors:
             raise PositionRejected(f"{self.name}: rejected `{pos}`: {errors[0]}")
+
+    def bestmove(self, fen, moves, go_args, timeout):
+        self.set_position(fen, moves)
         self.send("go " + go_args)
         t0 = time.monotonic()
         line = self.expect(lambda l: l == "bestmove" or l.startswith("bestmove "), timeout)

@@ -49,16 +49,7 @@ class UsiEngine(UciEngine):
 
     def go(self, moves, args, timeout):
         """(bestmove, seconds from `go` to `bestmove`, last score: ("cp"|"mate", n) or None)."""
-        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        self.send("isready")
-        errors = []
-        def ready(l):
-            if l.startswith("info string") and "error" in l:
-                errors.append(l)
-            return l == "readyok"
-        self.expect(ready, 10)
-        if errors:
-            raise PositionRejected(f"{self.name}: rejected the position: {errors[0]}")
+        self.set_position(None, moves)
         score = None
         def answer(l):
             nonlocal score
