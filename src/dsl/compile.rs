@@ -14,6 +14,19 @@ pub enum Mode {
     CaptureOnly,
 }
 
+impl Mode {
+    /// The squares a move of this mode may end on: of the `empty` ones and
+    /// those holding the opponent's pieces (`theirs`).
+    #[inline]
+    pub fn open<B: crate::board::Bitboard>(self, empty: B, theirs: B) -> B {
+        match self {
+            Mode::Both => empty | theirs,
+            Mode::MoveOnly => empty,
+            Mode::CaptureOnly => theirs,
+        }
+    }
+}
+
 /// One compiled move vector from sente's side: `dy > 0` is forward.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Step {

@@ -4,12 +4,12 @@
 use super::Position;
 use super::movegen::Sink;
 use crate::board::Bitboard;
-use crate::dsl::Mode;
 use crate::rules::{PromotionRule, Role, Shift};
 
 impl<B: Bitboard> Position<B> {
     /// The moves of the pieces `set` of a translating leaper (`shifts`) to
-    /// squares of `allowed`, under a zone rule (`optional` or `mandatory`):
+    /// squares of `allowed`, under a zone rule (`optional` or `mandatory`,
+    /// the only rules whose roles have shifts):
     /// [`Self::push_targets`] worked out for all the pieces at once.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
@@ -46,11 +46,7 @@ impl<B: Bitboard> Position<B> {
             if from.is_empty() {
                 continue;
             }
-            let open = match s.mode {
-                Mode::Both => empty | theirs,
-                Mode::MoveOnly => empty,
-                Mode::CaptureOnly => theirs,
-            } & allowed;
+            let open = s.mode.open(empty, theirs) & allowed;
             let to = from.shifted(s.delta) & open;
             if !promotes {
                 out.push_shifted(s.delta, B::EMPTY, to & arrive);

@@ -105,18 +105,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     // game, as either side may capture and drop them.
     let mut royal = [0u32; 2];
     let mut may_become = [0u32; 2];
-    let on_board = rules
-        .start
-        .ranks
-        .iter()
-        .flatten()
-        .flatten()
-        .map(|p| (p.color, p.letter, p.promoted, 1));
-    let in_hand = rules.start.hands.iter().map(|&(c, l, n)| (c, l, false, n));
-    for (color, letter, promoted, count) in on_board.chain(in_hand) {
-        let Some(r) = rules.role_by_letter(letter, promoted) else {
-            continue;
-        };
+    for (color, r, count) in rules.start_pieces() {
         let info = rules.role(r);
         if info.royal {
             royal[color.index()] += count;

@@ -340,6 +340,22 @@ impl<B: Bitboard> Rules<B> {
     pub fn all_roles(&self) -> impl Iterator<Item = Role> + '_ {
         (0..self.roles.len() as u8).map(Role)
     }
+    /// The pieces of the start position, on the board and in hand: each
+    /// one's colour and role and how many (letters that name no role are
+    /// left out).
+    pub(crate) fn start_pieces(&self) -> impl Iterator<Item = (Color, Role, u32)> + '_ {
+        let on_board = self
+            .start
+            .ranks
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|p| (p.color, p.letter, p.promoted, 1));
+        let in_hand = self.start.hands.iter().map(|&(c, l, n)| (c, l, false, n));
+        on_board
+            .chain(in_hand)
+            .filter_map(|(c, l, promoted, n)| Some((c, self.role_by_letter(l, promoted)?, n)))
+    }
     /// The role written with this letter (upper case), promoted or not.
     pub fn role_by_letter(&self, letter: char, promoted: bool) -> Option<Role> {
         let up = letter.to_ascii_uppercase();
@@ -398,12 +414,7 @@ impl<B: Bitboard> Rules<B> {
         if self.roles[role.index()].rides {
             for r in &self.rides[cr] {
                 let ray = self.ride(r, sq, occ);
-                t |= ray
-                    & match r.mode {
-                        Mode::Both => empty | theirs,
-                        Mode::MoveOnly => empty,
-                        Mode::CaptureOnly => theirs,
-                    };
+                t |= ray & r.mode.open(empty, theirs);
             }
         }
         t
@@ -458,12 +469,7 @@ impl<B: Bitboard> Rules<B> {
         let empty = !occ & self.all;
         let mut t = B::EMPTY;
         for h in &self.hoppers[self.cr(color, role)] {
-            t |= self.hop(h, sq, occ)
-                & match h.mode {
-                    Mode::Both => empty | theirs,
-                    Mode::MoveOnly => empty,
-                    Mode::CaptureOnly => theirs,
-                };
+            t |= self.hop(h, sq, occ) & h.mode.open(empty, theirs);
         }
         t
     }

@@ -31,20 +31,15 @@ pub(crate) type ShiftTable<B> = Vec<Option<Vec<Shift<B>>>>;
 /// and only where this can be common does the test pay for itself (measured:
 /// Judkins' and minishogi's two pawns lost 0.4-0.6% to it). The game has as
 /// many as the start has of the role and of its other side, on the board and
-/// in hand, of both colours (captures change sides). Only under the zone rules (`optional`, `mandatory`), whose
-/// promotions the shifts work out; elsewhere generation pays nothing.
+/// in hand, of both colours (captures change sides). Only under the zone
+/// rules (`optional`, `mandatory`), whose promotions the shifts work out;
+/// elsewhere generation pays nothing.
 pub(super) fn shifts<B: Bitboard>(rules: &Rules<B>) -> (ShiftTable<B>, [u64; 2]) {
     let mut most = vec![0u32; rules.role_count()];
-    let on_board = rules.start.ranks.iter().flatten().flatten();
-    let pieces = on_board
-        .map(|p| (p.letter, p.promoted, 1))
-        .chain(rules.start.hands.iter().map(|&(_, l, n)| (l, false, n)));
-    for (letter, promoted, count) in pieces {
-        if let Some(r) = rules.role_by_letter(letter, promoted) {
-            most[r.index()] += count;
-            if let Some(other) = rules.role(r).other_side {
-                most[other.index()] += count;
-            }
+    for (_, r, count) in rules.start_pieces() {
+        most[r.index()] += count;
+        if let Some(other) = rules.role(r).other_side {
+            most[other.index()] += count;
         }
     }
     let zone_rule = matches!(
