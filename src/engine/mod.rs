@@ -224,16 +224,8 @@ impl Engine {
         let start = Instant::now();
         let nodes = AtomicU64::new(0);
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
-        if helpers.is_empty() {
-            let shared = Shared {
-                start,
-                stop,
-                nodes: &nodes,
-                first_depth: 1,
-            };
-            return main.iterate(pos, &self.params, &legal, limits, shared, report);
-        }
-        // The helpers stop when the first thread has its answer.
+        // The helpers (none with one thread) stop when the first thread has
+        // its answer.
         let done = AtomicBool::new(false);
         let params = &self.params;
         let helper_limits = Limits {
