@@ -1,5 +1,6 @@
-//! The transposition table: one entry per slot, replaced when deeper or
-//! newer, shared by the search threads without locks.
+//! The transposition table: one entry per slot, each store replacing it
+//! (keeping the best move known for the same position), shared by the
+//! search threads without locks.
 //!
 //! An entry is two words: the position's key XOR the data, and the data
 //! (depth, bound, score and best move packed in 64 bits). A reader accepts
