@@ -88,14 +88,14 @@ impl<B: Bitboard> Iterator for Squares<B> {
 }
 
 macro_rules! impl_bitboard {
-    ($t:ty) => {
+    ($t:ty, $bit:expr, $pop:expr) => {
         impl Bitboard for $t {
             const CAPACITY: usize = <$t>::BITS as usize;
             const EMPTY: Self = 0;
 
             #[inline]
             fn from_square(sq: Square) -> Self {
-                1 << sq.index()
+                $bit(sq)
             }
             #[inline]
             fn is_empty(self) -> bool {
@@ -122,6 +122,10 @@ macro_rules! impl_bitboard {
                 self & self.wrapping_sub(1) != 0
             }
             #[inline]
+            fn pop_lsb(&mut self) -> Square {
+                $pop(self)
+            }
+            #[inline]
             fn shifted(self, delta: i32) -> Self {
                 if delta >= 0 {
                     self << delta
@@ -133,8 +137,39 @@ macro_rules! impl_bitboard {
     };
 }
 
-impl_bitboard!(u64);
-impl_bitboard!(u128);
+// Taking the lowest square off: by `x & (x - 1)` on one word; on two,
+// word by word (cheaper than either that or `x ^ (1 << lsb)` on `u128`:
+// measured in instructions on shogi's perft).
+impl_bitboard!(u64, |sq: Square| 1 << sq.index(), |b: &mut u64| {
+    let sq = Square::new(b.trailing_zeros() as u8);
+    *b &= b.wrapping_sub(1);
+    sq
+});
+/// Each square's bit on `u128`: one load, against a shift across two words.
+static BITS_128: [u128; 128] = {
+    let mut bits = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        bits[i] = 1 << i;
+        i += 1;
+    }
+    bits
+};
+impl_bitboard!(
+    u128,
+    |sq: Square| BITS_128[sq.index() & 127],
+    |b: &mut u128| {
+        let lo = *b as u64;
+        if lo != 0 {
+            *b ^= u128::from(lo & lo.wrapping_neg());
+            Square::new(lo.trailing_zeros() as u8)
+        } else {
+            let hi = (*b >> 64) as u64;
+            *b ^= u128::from(hi & hi.wrapping_neg()) << 64;
+            Square::new(64 + hi.trailing_zeros() as u8)
+        }
+    }
+);
 
 /// A set of up to 256 squares: two `u128` halves, squares 0–127 in the first
 /// and 128–255 in the second.
