@@ -448,7 +448,11 @@ impl<B: Bitboard> Position<B> {
         if drop_squares.is_empty() {
             return;
         }
-        for role in rules.all_roles() {
+        // (Only unpromoted roles are ever in hand.)
+        let mut hand_roles = rules.hand_roles;
+        while hand_roles != 0 {
+            let role = Role(hand_roles.trailing_zeros() as u8);
+            hand_roles &= hand_roles - 1;
             if self.hands[us.index()][role.index()] == 0 || out.full() {
                 continue;
             }

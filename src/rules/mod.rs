@@ -299,6 +299,9 @@ pub struct Rules<B> {
     pub(crate) shifts: shifts::ShiftTable<B>,
     /// The roles that have `shifts`, as a mask over role indices, by colour.
     pub(crate) shift_roles: [u64; 2],
+    /// The roles a hand can hold (the unpromoted ones), as a mask over
+    /// role indices.
+    pub(crate) hand_roles: u64,
     /// Zobrist keys for (piece code, square).
     pub(crate) z_board: Vec<u64>,
     /// Zobrist keys for one piece of (colour, role) in hand (added per piece).

@@ -242,6 +242,7 @@ pub(super) fn tables<B: Bitboard>(
         shifts: Vec::new(),
         xray: Vec::new(),
         shift_roles: [0; 2],
+        hand_roles: 0,
         reach: Vec::new(),
         z_board,
         z_hand,
