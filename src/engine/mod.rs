@@ -222,7 +222,6 @@ impl Engine {
             return (None, None);
         }
         let start = Instant::now();
-        self.table.new_search();
         let nodes = AtomicU64::new(0);
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         // The helpers (none with one thread) stop when the first thread has
