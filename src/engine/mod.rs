@@ -2,10 +2,9 @@
 //! and aspiration windows, a transposition table on the position's Zobrist
 //! hash, null-move pruning (with a material condition and a verification
 //! search), check extensions, late-move reductions, futility pruning,
-//! razoring, mate-distance pruning and a ply less where the table has no
-//! move; quiescence on captures with static exchange evaluation; move
-//! ordering by hash move, exchange value, killers, the counter-move of the
-//! last move and history. Its evaluation (see [`Params`]) reads the
+//! razoring and mate-distance pruning; quiescence on captures with static
+//! exchange evaluation; move ordering by hash move, exchange value, killers,
+//! the counter-move of the last move and history. Its evaluation (see [`Params`]) reads the
 //! variant's tables and values; nothing is specific to any game.
 
 mod eval;

@@ -240,10 +240,6 @@ impl Worker {
         };
         run.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > run.evals[ply - 2];
-        // No move from the table: a ply less, as a cheaper search would find one.
-        if depth >= 4 && hash_move.is_none() {
-            depth -= 1;
-        }
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves.
