@@ -3,13 +3,14 @@
 //! hash, null-move pruning (with a material condition and a verification
 //! search), check extensions, late-move reductions, futility pruning,
 //! razoring and mate-distance pruning; quiescence on captures with static
-//! exchange evaluation; move ordering by hash move, exchange value, killers
-//! and history. Its evaluation (see [`Params`]) reads the variant's tables and
-//! values; nothing is specific to any game.
+//! exchange evaluation; move ordering by hash move, exchange value, killers,
+//! the counter-move of the last move and history. Its evaluation (see [`Params`]) reads the
+//! variant's tables and values; nothing is specific to any game.
 
 mod eval;
 mod iterate;
 mod mate;
+mod order;
 mod search;
 mod see;
 mod time;
@@ -117,6 +118,8 @@ pub(super) struct Worker {
     reductions: Arc<Reductions>,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// The quiet move that last refuted a move, by its side, role and square.
+    counter: Vec<Option<Move>>,
 }
 
 impl Worker {
@@ -126,12 +129,14 @@ impl Worker {
             reductions,
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 2 * HISTORY_SLOTS],
+            counter: vec![None; 2 * crate::rules::MAX_ROLES * crate::board::MAX_SQUARES],
         }
     }
 
     fn clear(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.counter.iter_mut().for_each(|c| *c = None);
     }
 }
 

@@ -9,19 +9,10 @@ use crate::rules::Rules;
 
 use super::eval::{Evaluator, Params};
 use super::iterate::Shared;
+use super::order::{HISTORY_MAX, KILLER, counter_index, order_next};
 use super::see::see;
 use super::tt::{self, Bound};
 use super::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, Worker, history_index};
-
-/// History scores stay within ± this.
-const HISTORY_MAX: i32 = 1 << 14;
-
-// Move-ordering bands, best first.
-const HASH_MOVE: i32 = 1 << 30;
-const GOOD_CAPTURE: i32 = 1 << 28;
-const PROMOTION: i32 = 1 << 27;
-const KILLER: i32 = 1 << 26;
-const BAD_CAPTURE: i32 = -(1 << 27);
 
 /// One search: its limits, counters, evaluation and per-ply buffers.
 pub(super) struct Run<'a, B: Bitboard> {
@@ -149,24 +140,6 @@ fn may_pass<B: Bitboard>(pos: &Position<B>) -> bool {
     (pos.color_pieces(us) & !pos.royals(us)).count() >= 2
 }
 
-/// Brings the move to try `i`-th to place `i` of `moves` (key, move):
-/// the best first by a scan (it often refutes alone), then the rest sorted
-/// once, best first.
-#[inline]
-fn order_next(moves: &mut [(i32, Move)], i: usize) {
-    if i == 0 {
-        let mut best = 0;
-        for j in 1..moves.len() {
-            if moves[j].0 > moves[best].0 {
-                best = j;
-            }
-        }
-        moves.swap(0, best);
-    } else if i == 1 {
-        moves[1..].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
-    }
-}
-
 /// Whether the move attacks the opponent's single royal with the piece
 /// moved or dropped (a discovered check is not seen): for pruning before
 /// the move is played.
@@ -200,83 +173,6 @@ fn checks_directly<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
 }
 
 impl Worker {
-    /// Ordering keys of `moves` into `keys`.
-    fn score_moves<B: Bitboard>(
-        &self,
-        pos: &Position<B>,
-        ev: &Evaluator<B>,
-        moves: &[Move],
-        keys: &mut Vec<(i32, Move)>,
-        hash_move: Option<Move>,
-        ply: usize,
-    ) {
-        keys.clear();
-        let turn = pos.turn();
-        let killers = self.killers[ply.min(MAX_PLY - 1)];
-        for &m in moves {
-            let key = if Some(m) == hash_move {
-                HASH_MOVE
-            } else if let Move::Normal { from, to, promote } = m
-                && let Some(victim) = pos.piece_at(to)
-            {
-                let attacker = pos.piece_at(from).map_or(0, |p| ev.capture[p.role.index()]);
-                let gain = ev.capture[victim.role.index()];
-                let exchange = if attacker <= gain {
-                    gain - attacker
-                } else {
-                    see(pos, m, ev)
-                };
-                let mvv = gain * 8 - attacker / 64 + promote as i32;
-                if exchange >= 0 {
-                    GOOD_CAPTURE + mvv
-                } else {
-                    BAD_CAPTURE + mvv
-                }
-            } else if let Move::Normal {
-                promote: true,
-                from,
-                ..
-            } = m
-            {
-                let role = pos.piece_at(from).map_or(0, |p| p.role.index());
-                PROMOTION + ev.promotion_gain[role]
-            } else if killers[0] == Some(m) {
-                KILLER + 1
-            } else if killers[1] == Some(m) {
-                KILLER
-            } else {
-                self.history[history_index(turn, m)]
-            };
-            keys.push((key, m));
-        }
-    }
-
-    fn reward(
-        &mut self,
-        turn: crate::board::Color,
-        best: Move,
-        tried: &[Move],
-        depth: i32,
-        ply: usize,
-    ) {
-        if ply < MAX_PLY {
-            let k = &mut self.killers[ply];
-            if k[0] != Some(best) {
-                k[1] = k[0];
-                k[0] = Some(best);
-            }
-        }
-        let bonus = (depth * depth).min(400);
-        let h = &mut self.history[history_index(turn, best)];
-        *h += bonus - *h * bonus / HISTORY_MAX;
-        for &m in tried {
-            if m != best {
-                let h = &mut self.history[history_index(turn, m)];
-                *h -= bonus + *h * bonus / HISTORY_MAX;
-            }
-        }
-    }
-
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax<B: Bitboard>(
         &mut self,
@@ -440,7 +336,7 @@ impl Worker {
                 score = -self.negamax(pos, run, new_depth, ply + 1, -beta, -alpha, true);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !gives_check && !in_check && key < KILLER {
+                if depth >= 3 && !gives_check && !in_check && quiet && key < KILLER {
                     r = self.reductions[(depth as usize).min(63)][searched.min(63)];
                     if pv_node {
                         r -= 1;
@@ -475,6 +371,9 @@ impl Worker {
                     if alpha >= beta {
                         if quiet {
                             self.reward(turn, m, &quiets, depth, ply);
+                            if let Some(i) = counter_index(pos) {
+                                self.counter[i] = Some(m);
+                            }
                         }
                         break;
                     }
