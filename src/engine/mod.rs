@@ -129,7 +129,7 @@ impl Worker {
             reductions,
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 2 * HISTORY_SLOTS],
-            counter: vec![None; 2 * crate::rules::MAX_ROLES * crate::board::MAX_SQUARES],
+            counter: vec![None; order::COUNTER_SLOTS],
         }
     }
 

@@ -3,8 +3,9 @@
 //! counter-move of the last move, then history) and the statistics that a
 //! move refuting a position updates.
 
-use crate::board::Bitboard;
+use crate::board::{Bitboard, MAX_SQUARES};
 use crate::position::{Move, Position};
+use crate::rules::MAX_ROLES;
 
 use super::eval::Evaluator;
 use super::see::see;
@@ -38,16 +39,14 @@ pub(super) fn order_next(moves: &mut [(i32, Move)], i: usize) {
     }
 }
 
+/// Counter-move slots: one for each side, role and square of the move refuted.
+pub(super) const COUNTER_SLOTS: usize = 2 * MAX_ROLES * MAX_SQUARES;
+
 /// The counter-move slot of the last move played (None after a pass).
 pub(super) fn counter_index<B: Bitboard>(pos: &Position<B>) -> Option<usize> {
-    let to = match pos.last_move()? {
-        Move::Normal { to, .. } | Move::MultiLeg { to, .. } | Move::Drop { to, .. } => to,
-    };
+    let to = pos.last_move()?.to();
     let p = pos.piece_at(to)?;
-    Some(
-        (p.color.index() * crate::rules::MAX_ROLES + p.role.index()) * crate::board::MAX_SQUARES
-            + to.index(),
-    )
+    Some((p.color.index() * MAX_ROLES + p.role.index()) * MAX_SQUARES + to.index())
 }
 
 impl Worker {
