@@ -50,19 +50,14 @@ pub trait Bitboard:
     /// negative); squares moved past either end are lost. `|delta|` is
     /// below [`Bitboard::CAPACITY`].
     fn shifted(self, delta: i32) -> Self;
+    /// Removes and returns the lowest square of a non-empty set (each width
+    /// its own way: the cheapest differs between one word and two).
+    fn pop_lsb(&mut self) -> Square;
 
     /// Whether the set is not empty.
     #[inline]
     fn any(self) -> bool {
         !self.is_empty()
-    }
-
-    /// Removes and returns the lowest square of a non-empty set.
-    #[inline]
-    fn pop_lsb(&mut self) -> Square {
-        let sq = self.lsb();
-        *self ^= Self::from_square(sq);
-        sq
     }
 
     /// The squares of the set, lowest first.
