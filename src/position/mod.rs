@@ -336,9 +336,10 @@ impl<B: Bitboard> Position<B> {
         let mine = self.by_color[by.index()];
         let them = by.opposite();
         let mut att = B::EMPTY;
-        for (i, &bb) in self.by_role[..self.rules.role_count()].iter().enumerate() {
+        let reaches = self.rules.reaches(them, sq);
+        for (i, (&bb, &reach)) in self.by_role.iter().zip(reaches).enumerate() {
             let role = Role(i as u8);
-            let p = bb & mine & self.rules.reach(them, role, sq);
+            let p = bb & mine & reach;
             if p.any() {
                 att |= self.rules.attacks(them, role, sq, occ) & p;
             }

@@ -208,12 +208,18 @@ fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>) {
     let mut xray = Vec::with_capacity(2 * rules.role_count() * n);
     for color in Color::ALL {
         for role in rules.all_roles() {
-            let cr = rules.cr(color, role);
             for sq in rules.topology.squares() {
-                let i = cr * n + sq.index();
-                let rays = rules.ride_xray_from_rays(color, role, sq);
-                reach.push(rules.leaps[i][0] | rules.leaps[i][2] | rays);
-                xray.push(rays);
+                xray.push(rules.ride_xray_from_rays(color, role, sq));
+            }
+        }
+    }
+    // Square by square, every role of the square side by side: the
+    // attack test reads one square's roles in a row.
+    for color in Color::ALL {
+        for sq in rules.topology.squares() {
+            for role in rules.all_roles() {
+                let i = rules.cr(color, role) * n + sq.index();
+                reach.push(rules.leaps[i][0] | rules.leaps[i][2] | xray[i]);
             }
         }
     }

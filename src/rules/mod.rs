@@ -291,7 +291,7 @@ pub struct Rules<B> {
     /// (by `(colour, role)`).
     pub(crate) arrive: Vec<B>,
     /// Squares a role could attack from a square on an empty board, by
-    /// `(colour, role)` then square (see [`Rules::reach`]).
+    /// colour, square, then role (see [`Rules::reach`]).
     pub(crate) reach: Vec<B>,
     /// [`Rules::ride_xray`] by `(colour, role)` then square.
     pub(crate) xray: Vec<B>,
@@ -567,7 +567,15 @@ impl<B: Bitboard> Rules<B> {
     /// occupancy).
     #[inline]
     pub(crate) fn reach(&self, color: Color, role: Role, sq: Square) -> B {
-        self.reach[self.cr(color, role) * self.topology.len() + sq.index()]
+        self.reaches(color, sq)[role.index()]
+    }
+
+    /// [`Rules::reach`] of every role from `sq`, by role.
+    #[inline]
+    pub(crate) fn reaches(&self, color: Color, sq: Square) -> &[B] {
+        let roles = self.roles.len();
+        let at = (color.index() * self.topology.len() + sq.index()) * roles;
+        &self.reach[at..at + roles]
     }
 
     /// The squares a rider of this colour and role sees from `sq` on an empty
