@@ -538,12 +538,12 @@ impl<B: Bitboard> Position<B> {
             pin_count: 0,
         };
         let theirs = self.by_color[them.index()];
-        for (i, &bb) in self.by_role[..rules.role_count()].iter().enumerate() {
+        let mut riders = rules.rider_roles;
+        while riders != 0 {
+            let i = riders.trailing_zeros() as usize;
+            riders &= riders - 1;
             let role = Role(i as u8);
-            if !rules.role(role).rides {
-                continue;
-            }
-            let snipers = bb & theirs;
+            let snipers = self.by_role[i] & theirs;
             if snipers.is_empty() {
                 continue;
             }

@@ -78,6 +78,9 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.hand_roles = (rules.roles.iter().enumerate())
         .filter(|(_, r)| !r.promoted)
         .fold(0, |mask, (i, _)| mask | 1 << i);
+    rules.rider_roles = (rules.roles.iter().enumerate())
+        .filter(|(_, r)| r.rides)
+        .fold(0, |mask, (i, _)| mask | 1 << i);
     rules.immobile_moves = rules_spec.immobile_moves;
     if let Some(at) = rules_spec.move_as_friend_at {
         // Seen from each owner's side: gote's forward is sente's back, its

@@ -302,6 +302,8 @@ pub struct Rules<B> {
     /// The roles a hand can hold (the unpromoted ones), as a mask over
     /// role indices.
     pub(crate) hand_roles: u64,
+    /// The roles that ride, as a mask over role indices.
+    pub(crate) rider_roles: u64,
     /// Zobrist keys for (piece code, square).
     pub(crate) z_board: Vec<u64>,
     /// Zobrist keys for one piece of (colour, role) in hand (added per piece).

@@ -243,6 +243,7 @@ pub(super) fn tables<B: Bitboard>(
         xray: Vec::new(),
         shift_roles: [0; 2],
         hand_roles: 0,
+        rider_roles: 0,
         reach: Vec::new(),
         z_board,
         z_hand,
