@@ -111,6 +111,9 @@ pub struct Position<B: Bitboard> {
     board: [u8; MAX_SQUARES],
     by_color: [B; 2],
     by_role: [B; MAX_ROLES],
+    /// The roles each colour has on the board, as masks over role
+    /// indices: the generator and the attack test visit only these.
+    present: [RoleMask; 2],
     hands: [[u8; MAX_ROLES]; 2],
     /// Roles that are royal, as a mask over role indices (bit `i`: role `i`).
     royal_roles: RoleMask,
@@ -337,11 +340,13 @@ impl<B: Bitboard> Position<B> {
         let them = by.opposite();
         let mut att = B::EMPTY;
         let reaches = self.rules.reaches(them, sq);
-        for (i, (&bb, &reach)) in self.by_role.iter().zip(reaches).enumerate() {
-            let role = Role(i as u8);
-            let p = bb & mine & reach;
+        let mut roles = self.present[by.index()];
+        while roles != 0 {
+            let i = roles.trailing_zeros() as usize;
+            roles &= roles - 1;
+            let p = self.by_role[i] & mine & reaches[i];
             if p.any() {
-                att |= self.rules.attacks(them, role, sq, occ) & p;
+                att |= self.rules.attacks(them, Role(i as u8), sq, occ) & p;
             }
         }
         att
@@ -422,6 +427,7 @@ impl<B: Bitboard> Position<B> {
         self.board[sq.index()] = code(piece);
         self.by_color[piece.color.index()] ^= b;
         self.by_role[piece.role.index()] ^= b;
+        self.present[piece.color.index()] |= 1 << piece.role.index();
     }
 
     #[inline]
@@ -430,6 +436,9 @@ impl<B: Bitboard> Position<B> {
         self.board[sq.index()] = 0;
         self.by_color[piece.color.index()] ^= b;
         self.by_role[piece.role.index()] ^= b;
+        if self.pieces(piece.color, piece.role).is_empty() {
+            self.present[piece.color.index()] &= !(1 << piece.role.index());
+        }
     }
 
     /// Plays a move that the caller knows to be legal, without checking it:
@@ -655,6 +664,7 @@ impl<B: Bitboard> Position<B> {
             board: self.board,
             by_color: self.by_color,
             by_role: self.by_role,
+            present: self.present,
             hands: self.hands,
             royal_roles: self.royal_roles,
             turn: self.turn,

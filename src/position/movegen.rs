@@ -307,7 +307,7 @@ impl<B: Bitboard> Position<B> {
         // only the pieces left to it.
         let mut shifted = B::EMPTY;
         // (`shift_roles` is empty under the other promotion rules.)
-        let mut shift_roles = rules.shift_roles[us.index()];
+        let mut shift_roles = rules.shift_roles[us.index()] & self.present[us.index()];
         if !BORROWS {
             while shift_roles != 0 {
                 let i = shift_roles.trailing_zeros() as usize;
@@ -336,9 +336,12 @@ impl<B: Bitboard> Position<B> {
             }
         }
         let movers = ours & !shifted;
-        for (i, &bb) in self.by_role[..rules.role_count()].iter().enumerate() {
+        let mut roles = self.present[us.index()];
+        while roles != 0 {
+            let i = roles.trailing_zeros() as usize;
+            roles &= roles - 1;
             let role = Role(i as u8);
-            for from in (bb & movers).squares() {
+            for from in (self.by_role[i] & movers).squares() {
                 if out.full() {
                     return;
                 }
@@ -538,7 +541,7 @@ impl<B: Bitboard> Position<B> {
             pin_count: 0,
         };
         let theirs = self.by_color[them.index()];
-        let mut riders = rules.rider_roles;
+        let mut riders = rules.rider_roles & self.present[them.index()];
         while riders != 0 {
             let i = riders.trailing_zeros() as usize;
             riders &= riders - 1;

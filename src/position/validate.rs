@@ -210,6 +210,7 @@ impl<B: Bitboard> Position<B> {
             board: [0; MAX_SQUARES],
             by_color: [B::EMPTY; 2],
             by_role: [B::EMPTY; MAX_ROLES],
+            present: [0; 2],
             hands: [[0; MAX_ROLES]; 2],
             royal_roles: rules
                 .roles
