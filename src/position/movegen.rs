@@ -608,13 +608,12 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     fn push_targets<S: Sink>(&self, out: &mut S, role: Role, from: Square, targets: B, theirs: B) {
         let rules = &*self.rules;
-        let info = rules.role(role);
         let us = self.turn;
         let promoting = match rules.promotion {
-            PromotionRule::Flip if info.other_side.is_some() => targets,
-            PromotionRule::Capture if info.other_side.is_some() => targets & theirs,
+            PromotionRule::Flip if rules.two_sided(role) => targets,
+            PromotionRule::Capture if rules.two_sided(role) => targets & theirs,
             PromotionRule::Flip | PromotionRule::Capture => B::EMPTY,
-            _ if info.promotion.is_none() => B::EMPTY,
+            _ if !rules.promotes(role) => B::EMPTY,
             _ => {
                 let zone = rules.zone[us.index()];
                 if zone.contains(from) {

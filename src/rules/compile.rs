@@ -78,9 +78,14 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.hand_roles = (rules.roles.iter().enumerate())
         .filter(|(_, r)| !r.promoted)
         .fold(0, |mask, (i, _)| mask | 1 << i);
-    rules.rider_roles = (rules.roles.iter().enumerate())
-        .filter(|(_, r)| r.rides)
-        .fold(0, |mask, (i, _)| mask | 1 << i);
+    let mask = |f: fn(&RoleInfo) -> bool| {
+        (rules.roles.iter().enumerate())
+            .filter(|(_, r)| f(r))
+            .fold(0, |mask, (i, _)| mask | 1 << i)
+    };
+    rules.rider_roles = mask(|r| r.rides);
+    rules.promoting_roles = mask(|r| r.promotion.is_some());
+    rules.two_sided_roles = mask(|r| r.other_side.is_some());
     rules.immobile_moves = rules_spec.immobile_moves;
     if let Some(at) = rules_spec.move_as_friend_at {
         // Seen from each owner's side: gote's forward is sente's back, its

@@ -304,6 +304,13 @@ pub struct Rules<B> {
     pub(crate) hand_roles: u64,
     /// The roles that ride, as a mask over role indices.
     pub(crate) rider_roles: u64,
+    /// The roles that promote (have a promoted side), as a mask.
+    pub(crate) promoting_roles: u64,
+    /// The roles that have another side (promoted or base), as a mask.
+    pub(crate) two_sided_roles: u64,
+    /// The number of squares of the board (`topology.len()`, kept for the
+    /// tables' indices).
+    pub(crate) squares: usize,
     /// Zobrist keys for (piece code, square).
     pub(crate) z_board: Vec<u64>,
     /// Zobrist keys for one piece of (colour, role) in hand (added per piece).
@@ -315,6 +322,21 @@ pub struct Rules<B> {
 }
 
 impl<B: Bitboard> Rules<B> {
+    /// Whether the role rides (some of its moves go further than one step).
+    #[inline]
+    pub(crate) fn rides(&self, role: Role) -> bool {
+        self.rider_roles >> role.index() & 1 != 0
+    }
+    /// Whether the role has a promoted side.
+    #[inline]
+    pub(crate) fn promotes(&self, role: Role) -> bool {
+        self.promoting_roles >> role.index() & 1 != 0
+    }
+    /// Whether the role has another side (promoted or base).
+    #[inline]
+    pub(crate) fn two_sided(&self, role: Role) -> bool {
+        self.two_sided_roles >> role.index() & 1 != 0
+    }
     /// Whether pieces borrow the movement of a friend (`rules.move_as_friend_at`).
     #[inline]
     pub fn borrows(&self) -> bool {
@@ -375,7 +397,7 @@ impl<B: Bitboard> Rules<B> {
     }
     #[inline]
     fn ride(&self, ride: &Ride, sq: Square, occ: B) -> B {
-        let n = self.topology.len();
+        let n = self.squares;
         let ray = self.rays[ride.ray as usize * n + sq.index()];
         let blockers = ray & occ;
         if blockers.is_empty() {
@@ -394,10 +416,10 @@ impl<B: Bitboard> Rules<B> {
     #[inline]
     pub fn attacks(&self, color: Color, role: Role, sq: Square, occ: B) -> B {
         let cr = self.cr(color, role);
-        let i = cr * self.topology.len() + sq.index();
+        let i = cr * self.squares + sq.index();
         let [both, _, capture] = self.leaps[i];
         let mut att = both | capture;
-        if self.roles[role.index()].rides {
+        if self.rides(role) {
             for r in &self.rides[cr] {
                 if r.mode != Mode::MoveOnly {
                     att |= self.ride(r, sq, occ);
@@ -412,11 +434,11 @@ impl<B: Bitboard> Rules<B> {
     #[inline(always)]
     pub fn targets(&self, color: Color, role: Role, sq: Square, occ: B, theirs: B) -> B {
         let cr = self.cr(color, role);
-        let i = cr * self.topology.len() + sq.index();
+        let i = cr * self.squares + sq.index();
         let empty = !occ & self.all;
         let [both, moves, capture] = self.leaps[i];
         let mut t = (both & (empty | theirs)) | (moves & empty) | (capture & theirs);
-        if self.roles[role.index()].rides {
+        if self.rides(role) {
             for r in &self.rides[cr] {
                 let ray = self.ride(r, sq, occ);
                 t |= ray & r.mode.open(empty, theirs);
@@ -431,7 +453,7 @@ impl<B: Bitboard> Rules<B> {
     /// (`p`), within its range.
     #[inline]
     fn hop(&self, h: &HopRay, sq: Square, occ: B) -> B {
-        let n = self.topology.len();
+        let n = self.squares;
         let full = h.full as usize * n;
         let first = |b: B| if h.positive { b.lsb() } else { b.msb() };
         let screens = self.rays[full + sq.index()] & occ;
@@ -503,7 +525,7 @@ impl<B: Bitboard> Rules<B> {
     /// The first legs of the two-leg moves of a piece on `sq`.
     #[inline]
     pub(crate) fn hops(&self, color: Color, role: Role, sq: Square) -> &[Hop<B>] {
-        let (a, b) = self.hop_index[self.cr(color, role) * self.topology.len() + sq.index()];
+        let (a, b) = self.hop_index[self.cr(color, role) * self.squares + sq.index()];
         &self.hops[a as usize..b as usize]
     }
 
@@ -511,7 +533,7 @@ impl<B: Bitboard> Rules<B> {
     /// such a check cannot be blocked.
     #[inline]
     pub(crate) fn leap_attacks(&self, color: Color, role: Role, from: Square, to: Square) -> bool {
-        let i = self.cr(color, role) * self.topology.len() + from.index();
+        let i = self.cr(color, role) * self.squares + from.index();
         let [both, _, capture] = self.leaps[i];
         (both | capture).contains(to)
     }
@@ -519,7 +541,7 @@ impl<B: Bitboard> Rules<B> {
     /// Squares strictly between `a` and `b` along a rider's line (empty if none).
     #[inline]
     pub fn between(&self, a: Square, b: Square) -> B {
-        self.between[a.index() * self.topology.len() + b.index()]
+        self.between[a.index() * self.squares + b.index()]
     }
 
     /// Squares from which the role of the colour has at least one move on an
@@ -537,17 +559,16 @@ impl<B: Bitboard> Rules<B> {
     /// `theirs`).
     #[inline]
     pub(crate) fn arrival(&self, color: Color, role: Role, from: Square, theirs: B) -> B {
-        let info = &self.roles[role.index()];
         // One test for both of the rules that turn pieces both ways, so
         // that the zone rules pay nothing for `capture`.
         let turns_over = if self.promotion.turns_both_ways() {
-            match info.other_side {
-                Some(_) if self.promotion == PromotionRule::Flip => true,
-                Some(_) => return self.arrive[self.cr(color, role)] | theirs,
-                None => false,
+            match self.two_sided(role) {
+                true if self.promotion == PromotionRule::Flip => true,
+                true => return self.arrive[self.cr(color, role)] | theirs,
+                false => false,
             }
         } else {
-            info.promotion.is_some() && self.zone[color.index()].contains(from)
+            self.promotes(role) && self.zone[color.index()].contains(from)
         };
         if turns_over {
             self.all
@@ -576,7 +597,7 @@ impl<B: Bitboard> Rules<B> {
     #[inline]
     pub(crate) fn reaches(&self, color: Color, sq: Square) -> &[B] {
         let roles = self.roles.len();
-        let at = (color.index() * self.topology.len() + sq.index()) * roles;
+        let at = (color.index() * self.squares + sq.index()) * roles;
         &self.reach[at..at + roles]
     }
 
@@ -584,13 +605,13 @@ impl<B: Bitboard> Rules<B> {
     /// board, capture-capable rays only (used to find pinning pieces).
     #[inline]
     pub(crate) fn ride_xray(&self, color: Color, role: Role, sq: Square) -> B {
-        self.xray[self.cr(color, role) * self.topology.len() + sq.index()]
+        self.xray[self.cr(color, role) * self.squares + sq.index()]
     }
 
     /// [`Rules::ride_xray`] worked out from the rays (to build its table).
     pub(super) fn ride_xray_from_rays(&self, color: Color, role: Role, sq: Square) -> B {
         let cr = self.cr(color, role);
-        let n = self.topology.len();
+        let n = self.squares;
         let mut b = B::EMPTY;
         for r in &self.rides[cr] {
             if r.mode != Mode::MoveOnly {
@@ -603,7 +624,7 @@ impl<B: Bitboard> Rules<B> {
     #[inline]
     pub(crate) fn z_piece(&self, piece: Piece, sq: Square) -> u64 {
         self.z_board
-            [(piece.role.index() * 2 + piece.color.index()) * self.topology.len() + sq.index()]
+            [(piece.role.index() * 2 + piece.color.index()) * self.squares + sq.index()]
     }
     #[inline]
     pub(crate) fn z_hand(&self, color: Color, role: Role) -> u64 {
