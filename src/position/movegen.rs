@@ -336,57 +336,77 @@ impl<B: Bitboard> Position<B> {
             }
         }
         let movers = ours & !shifted;
-        let mut roles = self.present[us.index()];
-        while roles != 0 {
-            let i = roles.trailing_zeros() as usize;
-            roles &= roles - 1;
-            let role = Role(i as u8);
-            for from in (self.by_role[i] & movers).squares() {
-                if out.full() {
-                    return;
-                }
-                // The movement may be a friend's; promotion is by the
-                // piece's own role.
-                let mover = if BORROWS {
-                    self.moves_as(us, role, from)
-                } else {
-                    role
-                };
-                let targets = rules.targets(us, mover, from, occ, theirs)
-                    & rules.arrival(us, role, from, theirs)
-                    & to_mask;
-                let t = match &guard {
-                    Some(g) if g.royal == from => {
-                        // Each target asked alone, seen through the royal (a
-                        // guard exists only without two-leg moves): with the
-                        // reach pre-test, cheaper than a map of all their
-                        // attacks on shogi (211M against 228M instructions
-                        // for perft 4), a little dearer on Judkins'.
-                        let without = occ ^ B::from_square(from);
-                        let mut safe = B::EMPTY;
-                        for to in targets.squares() {
-                            let attackers = self.one_leg_attackers(to, them, without);
-                            if (attackers & !B::from_square(to)).is_empty() {
-                                safe |= B::from_square(to);
-                            }
-                        }
-                        safe
-                    }
-                    Some(g) => {
-                        let mut t = if double_check {
-                            B::EMPTY
-                        } else {
-                            targets & g.evasion
-                        };
-                        if g.pinned.contains(from) {
-                            t &= g.pin_line(rules, from);
-                        }
-                        t
-                    }
-                    None => targets,
-                };
-                self.push_targets(out, role, from, t, theirs);
+        // With a guard, the royal and the pinned pieces are taken apart
+        // from the others, whose moves need only end on `evasion`.
+        let (free, pinned, royal, allowed) = match guard {
+            Some(g) => {
+                let royal = B::from_square(g.royal) & movers;
+                let evasion = if double_check { B::EMPTY } else { g.evasion };
+                (
+                    movers & !g.pinned & !royal,
+                    movers & g.pinned,
+                    royal,
+                    evasion & to_mask,
+                )
             }
+            None => (movers, B::EMPTY, B::EMPTY, to_mask),
+        };
+        if allowed.any() {
+            let mut roles = self.present[us.index()];
+            while roles != 0 {
+                let i = roles.trailing_zeros() as usize;
+                roles &= roles - 1;
+                let role = Role(i as u8);
+                for from in (self.by_role[i] & free).squares() {
+                    if out.full() {
+                        return;
+                    }
+                    // The movement may be a friend's; promotion is by the
+                    // piece's own role.
+                    let mover = if BORROWS {
+                        self.moves_as(us, role, from)
+                    } else {
+                        role
+                    };
+                    let t = rules.targets(us, mover, from, occ, theirs)
+                        & rules.arrival(us, role, from, theirs)
+                        & allowed;
+                    self.push_targets(out, role, from, t, theirs);
+                }
+            }
+            if let Some(g) = guard {
+                for from in pinned.squares() {
+                    if out.full() {
+                        return;
+                    }
+                    let Some(piece) = self.piece_at(from) else {
+                        continue;
+                    };
+                    let t = rules.targets(us, piece.role, from, occ, theirs)
+                        & rules.arrival(us, piece.role, from, theirs)
+                        & allowed
+                        & g.pin_line(rules, from);
+                    self.push_targets(out, piece.role, from, t, theirs);
+                }
+            }
+        }
+        if royal.any() && !out.full() {
+            // Each target of the royal asked alone, seen through it (a guard
+            // exists only without two-leg moves).
+            let from = royal.lsb();
+            let role = self.piece_at(from).map_or(Role(0), |p| p.role);
+            let targets = rules.targets(us, role, from, occ, theirs)
+                & rules.arrival(us, role, from, theirs)
+                & to_mask;
+            let without = occ ^ royal;
+            let mut safe = B::EMPTY;
+            for to in targets.squares() {
+                let attackers = self.one_leg_attackers(to, them, without);
+                if (attackers & !B::from_square(to)).is_empty() {
+                    safe |= B::from_square(to);
+                }
+            }
+            self.push_targets(out, role, from, safe, theirs);
         }
 
         // Two-leg moves (only ever without a guard): those whose route
