@@ -85,6 +85,15 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     };
     rules.rider_roles = mask(|r| r.rides);
     rules.promoting_roles = mask(|r| r.promotion.is_some());
+    rules.mode_leap_roles = (0..rules.roles.len())
+        .filter(|&i| {
+            Color::ALL.into_iter().any(|color| {
+                let cr = color.index() * rules.roles.len() + i;
+                let squares = &rules.leaps[cr * rules.squares..(cr + 1) * rules.squares];
+                squares.iter().any(|l| l[1].any() || l[2].any())
+            })
+        })
+        .fold(0, |mask, i| mask | 1 << i);
     rules.two_sided_roles = mask(|r| r.other_side.is_some());
     rules.immobile_moves = rules_spec.immobile_moves;
     if let Some(at) = rules_spec.move_as_friend_at {

@@ -304,6 +304,8 @@ pub struct Rules<B> {
     pub(crate) hand_roles: u64,
     /// The roles that ride, as a mask over role indices.
     pub(crate) rider_roles: u64,
+    /// The roles with leaps only to empty squares or only capturing, as a mask.
+    pub(crate) mode_leap_roles: u64,
     /// The roles that promote (have a promoted side), as a mask.
     pub(crate) promoting_roles: u64,
     /// The roles that have another side (promoted or base), as a mask.
@@ -436,8 +438,11 @@ impl<B: Bitboard> Rules<B> {
         let cr = self.cr(color, role);
         let i = cr * self.squares + sq.index();
         let empty = !occ & self.all;
-        let [both, moves, capture] = self.leaps[i];
-        let mut t = (both & (empty | theirs)) | (moves & empty) | (capture & theirs);
+        let leaps = &self.leaps[i];
+        let mut t = leaps[0] & (empty | theirs);
+        if self.mode_leap_roles >> role.index() & 1 != 0 {
+            t |= (leaps[1] & empty) | (leaps[2] & theirs);
+        }
         if self.rides(role) {
             for r in &self.rides[cr] {
                 let ray = self.ride(r, sq, occ);

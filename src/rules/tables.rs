@@ -245,6 +245,7 @@ pub(super) fn tables<B: Bitboard>(
         hand_roles: 0,
         rider_roles: 0,
         promoting_roles: 0,
+        mode_leap_roles: 0,
         two_sided_roles: 0,
         squares: n,
         reach: Vec::new(),
