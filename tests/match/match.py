@@ -70,6 +70,10 @@ Options:
                        by pyffish.get_fen to six fields: "...[] w - - 0 1";
                        a --start-fen is sent to the engines exactly as given)
   --games N            number of games (default 2)
+  --first-game K       number the games from K (default 1): a match of games
+                       K.. continues one of games 1..K-1 (the opening, colours
+                       and random seed follow the game's number; K odd keeps
+                       an opening's two games together)
   --opponent O         random | fairy-stockfish (default random)
   --movetime MS        koma's `go movetime` (default 100)
   --fs-movetime MS     Fairy-Stockfish's `go movetime` (default: --movetime)
@@ -328,6 +332,7 @@ def main():
     ap.add_argument("--engine-variant")
     ap.add_argument("--start-fen")
     ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--first-game", type=int, default=1)
     ap.add_argument("--opponent", choices=["random", "fairy-stockfish", "uci"], default="random")
     ap.add_argument("--engine")
     ap.add_argument("--engine-name", default="engine")
@@ -481,7 +486,7 @@ def main():
         clock[is_koma] = max(0.0, clock[is_koma] - used) if a.byoyomi else clock[is_koma] - used
         clock[is_koma] += tc[1]
         return True
-    for g in range(1, a.games + 1):
+    for g in range(a.first_game, a.first_game + a.games):
         koma_sente = (g % 2 == 1)
         rng = random.Random(f"{a.seed}:{g}")
         moves = list(book[((g - 1) // 2) % len(book)]) if book else []
