@@ -58,12 +58,12 @@ generic() {
   run python3 tests/match/match.py "${L[@]}" --engine-variant tests/walkthrough/lance-shogi.md --opponent uci --engine "$BASE uci" --engine-name koma-base --games 40 --movetime 50 --book tests/match/books/lance-shogi.txt
 }
 ladder() {
-  echo "## (10) ladders against Fairy-Stockfish on shogi and minishogi, 50 ms a move; $(date -u '+%Y-%m-%d %H:%M UTC'), koma $(git rev-parse --short HEAD)" >> "$out"
+  echo "## (10) ladders against Fairy-Stockfish on shogi and minishogi, 50 ms a move, 40 games a rung (sections 10 and 10b ran them as games 1-20 and 21-40); $(date -u '+%Y-%m-%d %H:%M UTC'), koma $(git rev-parse --short HEAD)" >> "$out"
   for v in shogi minishogi; do
     for skill in 0 3 6 10; do
-      run python3 tests/match/match.py --variant $v --opponent fairy-stockfish --fs-skill $skill --games 20 --movetime 50 --book tests/match/books/$v.txt
+      run python3 tests/match/match.py --variant $v --opponent fairy-stockfish --fs-skill $skill --games 40 --movetime 50 --book tests/match/books/$v.txt
     done
-    run python3 tests/match/match.py --variant $v --opponent fairy-stockfish --games 20 --movetime 50 --book tests/match/books/$v.txt
+    run python3 tests/match/match.py --variant $v --opponent fairy-stockfish --games 40 --movetime 50 --book tests/match/books/$v.txt
   done
 }
 case "$only" in
