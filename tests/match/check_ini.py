@@ -22,6 +22,7 @@ import random
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from match import REPO, fsoracle, load_variant_ini, sf  # noqa: E402
 

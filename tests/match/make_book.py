@@ -23,6 +23,7 @@ import sys
 sys.path.insert(0, "/work/shared/oracle")
 import fsoracle  # noqa: E402
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fs_uci import Fs  # noqa: E402
 
