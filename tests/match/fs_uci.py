@@ -1,17 +1,21 @@
 """A Fairy-Stockfish process spoken to over UCI, for the scripts that ask it
 to judge positions (tests/match/make_book.py, tests/engine/make_tactics.py)."""
+import os
 import subprocess
 import sys
 
 
 class Fs:
-    """Fairy-Stockfish at `path`, set to UCI_Variant `variant` and ready."""
+    """Fairy-Stockfish at `path`, set to UCI_Variant `variant` and ready;
+    `variant_path` is a variants.ini file it loads first (VariantPath)."""
 
-    def __init__(self, path, variant, who="fs_uci.py"):
+    def __init__(self, path, variant, who="fs_uci.py", variant_path=None):
         self.who = who
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.send("uci")
         self.wait("uciok")
+        if variant_path:
+            self.send(f"setoption name VariantPath value {os.path.abspath(variant_path)}")
         self.send(f"setoption name UCI_Variant value {variant}")
         self.ready()
 

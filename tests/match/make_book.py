@@ -12,6 +12,8 @@ then by their moves, and the first --count are written, one per line.
 Usage (from the repository root):
   python3 tests/match/make_book.py --variant judkins --plies 2 --depth 10 \\
       --max-cp 80 --count 50 > tests/match/books/judkins.txt
+--variant-ini FILE loads a variants.ini definition into pyffish and into
+Fairy-Stockfish (VariantPath), for a variant neither has built in.
 """
 import argparse
 import os
@@ -21,6 +23,7 @@ import sys
 sys.path.insert(0, "/work/shared/oracle")
 import fsoracle  # noqa: E402
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fs_uci import Fs  # noqa: E402
 
@@ -42,6 +45,7 @@ def score(fs, fen, moves, depth):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", default="judkins")
+    ap.add_argument("--variant-ini")
     ap.add_argument("--start-fen")
     ap.add_argument("--plies", type=int, default=2)
     ap.add_argument("--depth", type=int, default=10)
@@ -49,11 +53,14 @@ def main():
     ap.add_argument("--count", type=int, default=50)
     ap.add_argument("--fs", default=shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish")
     a = ap.parse_args()
+    if a.variant_ini:
+        from match import load_variant_ini
+        load_variant_ini(a.variant_ini)
     fen = a.start_fen or (JUDKINS_FEN if a.variant == "judkins" else None)
     if fen is None:
         import pyffish as sf
         fen = sf.get_fen(a.variant, sf.start_fen(a.variant), [])
-    fs = Fs(a.fs, a.variant)
+    fs = Fs(a.fs, a.variant, variant_path=a.variant_ini)
     lines = [[]]
     for _ in range(a.plies):
         lines = [l + [m] for l in lines for m in sorted(fsoracle.legal_moves(a.variant, fen, l))]
@@ -67,7 +74,8 @@ def main():
     kept.sort()
     print(f"# {a.variant} openings from {fen}: {a.plies} plies, |Fairy-Stockfish depth {a.depth} score| <= {a.max_cp} cp")
     print(f"# (tests/match/make_book.py --variant {a.variant} --plies {a.plies} --depth {a.depth} "
-          f"--max-cp {a.max_cp} --count {a.count}); {len(kept)} of {len(lines)} sequences qualified")
+          f"--max-cp {a.max_cp} --count {a.count}"
+          + (f" --variant-ini {a.variant_ini}" if a.variant_ini else "") + f"); {len(kept)} of {len(lines)} sequences qualified")
     for _, l, s in kept[:a.count]:
         print(f"{' '.join(l):24s} # {s:+d} cp for the side to move")
 

@@ -49,14 +49,31 @@ Usage (from the repository root, after `cargo build --release`):
   python3 tests/match/match.py --opponent random --games 20 --movetime 100 --seed 1
   python3 tests/match/match.py --opponent fairy-stockfish --games 10 --movetime 100
   python3 tests/match/match.py --variant minishogi --games 4 --movetime 30
+  python3 tests/match/match.py --variant lanceshogi \\
+      --variant-ini tests/walkthrough/lance-shogi.ini \\
+      --engine-variant tests/walkthrough/lance-shogi.md --games 2 --movetime 50
 Options:
   --variant V          UCI variant name (default judkins)
+  --variant-ini FILE   load Fairy-Stockfish variant definitions (variants.ini
+                       sections) into pyffish first, for a --variant it has no
+                       built-in for; a section [name:parent] keeps the oracle's
+                       pawn-drop-mate rule of its parent (unless it sets
+                       shogiPawnDropMateIllegal = false)
+  --engine-variant V   the UCI_Variant value sent to koma and to a --opponent uci
+                       engine instead of --variant, e.g. the path of a variant
+                       file (koma loads a path given as UCI_Variant); that
+                       opponent's UCI_Variant list is then not checked.
+                       Fairy-Stockfish as the opponent is always sent --variant
   --start-fen FEN      start position (default: koma's Judkins set-up
                        "rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1" for judkins,
                        pyffish.start_fen(V) for the other variants, normalised
                        by pyffish.get_fen to six fields: "...[] w - - 0 1";
                        a --start-fen is sent to the engines exactly as given)
   --games N            number of games (default 2)
+  --first-game K       number the games from K (default 1): a match of games
+                       K.. continues one of games 1..K-1 (the opening, colours
+                       and random seed follow the game's number; K odd keeps
+                       an opening's two games together)
   --opponent O         random | fairy-stockfish (default random)
   --movetime MS        koma's `go movetime` (default 100)
   --fs-movetime MS     Fairy-Stockfish's `go movetime` (default: --movetime)
@@ -125,6 +142,22 @@ except ImportError as e:  # pragma: no cover
     sys.exit(f"match.py: {e}; needs pyffish (python3 -m pip install pyffish) and {ORACLE_DIR}/fsoracle.py")
 
 JUDKINS_FEN = "rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1"
+
+
+def load_variant_ini(path):
+    """Loads Fairy-Stockfish variant definitions (variants.ini sections) into
+    pyffish. A section `[name:parent]` whose parent forbids pawn-drop mate in
+    fsoracle.DROP_MATE_ILLEGAL inherits that rule there, unless the section
+    says `shogiPawnDropMateIllegal = false`."""
+    import re
+    with open(path) as f:
+        text = f.read()
+    sf.load_variant_config(text)
+    for m in re.finditer(r"^\[(\w+):(\w+)\]([^\[]*)", text, re.M):
+        name, parent, body = m.groups()
+        off = re.search(r"^shogiPawnDropMateIllegal\s*=\s*false", body, re.M)
+        if parent in fsoracle.DROP_MATE_ILLEGAL and not off:
+            fsoracle.DROP_MATE_ILLEGAL.setdefault(name, fsoracle.DROP_MATE_ILLEGAL[parent])
 
 
 class EngineError(Exception):
@@ -295,8 +328,11 @@ def find_fs(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", default="judkins")
+    ap.add_argument("--variant-ini")
+    ap.add_argument("--engine-variant")
     ap.add_argument("--start-fen")
     ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--first-game", type=int, default=1)
     ap.add_argument("--opponent", choices=["random", "fairy-stockfish", "uci"], default="random")
     ap.add_argument("--engine")
     ap.add_argument("--engine-name", default="engine")
@@ -319,6 +355,9 @@ def main():
     a = ap.parse_args()
 
     variant = a.variant
+    if a.variant_ini:
+        load_variant_ini(a.variant_ini)
+    engine_variant = a.engine_variant or variant
     if variant not in sf.variants():
         sys.exit(f"match.py: pyffish does not know the variant {variant!r}")
     # pyffish's own start FENs have four fields and "[-]" for empty hands
@@ -374,7 +413,7 @@ def main():
             argv = [find_fs(a.fs)]
         opp = UciEngine(opp_name, argv, log)
         opp.handshake()
-        if f" var {variant}" not in opp.options.get("UCI_Variant", "") + " ":
+        if not (a.engine_variant and a.opponent == "uci") and f" var {variant}" not in opp.options.get("UCI_Variant", "") + " ":
             sys.exit(f"match.py: {opp.id_name} does not offer UCI_Variant {variant}")
         if a.fs_skill is not None and a.opponent == "fairy-stockfish":
             opp.send(f"setoption name Skill Level value {a.fs_skill}")
@@ -387,7 +426,8 @@ def main():
         return fen, moves
 
     def setup(engine):
-        engine.send(f"setoption name UCI_Variant value {variant}")
+        name = variant if engine is opp and a.opponent == "fairy-stockfish" else engine_variant
+        engine.send(f"setoption name UCI_Variant value {name}")
         for opt in (a.koma_option if engine is koma else a.engine_option):
             name, _, value = opt.partition("=")
             engine.send(f"setoption name {name} value {value}")
@@ -398,6 +438,8 @@ def main():
         setup(opp)
 
     print(f"# variant {variant}  start {fen}")
+    if a.variant_ini or a.engine_variant:
+        print(f"# oracle's definition {a.variant_ini or 'built in'}; engines' UCI_Variant {engine_variant}")
     print(f"# koma {koma.id_name} ({a.koma}) " + ("" if tc else "go ") + f"{koma_go}" + (f"; options {' '.join(a.koma_option)}" if a.koma_option else ""))
     if opp:
         skill = f", Skill Level {a.fs_skill}" if a.fs_skill is not None and a.opponent == "fairy-stockfish" else ""
@@ -444,7 +486,7 @@ def main():
         clock[is_koma] = max(0.0, clock[is_koma] - used) if a.byoyomi else clock[is_koma] - used
         clock[is_koma] += tc[1]
         return True
-    for g in range(1, a.games + 1):
+    for g in range(a.first_game, a.first_game + a.games):
         koma_sente = (g % 2 == 1)
         rng = random.Random(f"{a.seed}:{g}")
         moves = list(book[((g - 1) // 2) % len(book)]) if book else []

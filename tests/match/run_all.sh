@@ -8,6 +8,8 @@
 #   (cd /tmp/koma-old && cargo build --release) && cp /tmp/koma-old/target/release/koma /tmp/koma-base
 #   bash tests/match/run_all.sh           everything
 #   bash tests/match/run_all.sh strength  section (6) only, appended to results.txt
+#   bash tests/match/run_all.sh generic   section (9) only (lance shogi, untuned, against KOMA_BASE), appended
+#   bash tests/match/run_all.sh ladder    section (10) only (shogi and minishogi ladders), appended
 cd "$(dirname "$0")/../.." || exit 2
 out=tests/match/results.txt
 BASE=${KOMA_BASE:-/tmp/koma-base}
@@ -49,11 +51,28 @@ strength() {
   echo "## (6c) on a byoyomi clock: 1 s + 100 ms byoyomi, against the base engine" >> "$out"
   run python3 tests/match/match.py --variant judkins --opponent uci --engine "$BASE uci" --engine-name koma-base --games 20 --tc 1000+0 --byoyomi 100 --book $B
 }
-if [ "$only" = strength ]; then
-  strength
-  cat "$out"
-  exit 0
-fi
+generic() {
+  echo "## (9) the generic defaults on lance shogi (untuned), against the base engine; $(date -u '+%Y-%m-%d %H:%M UTC'), koma $(git rev-parse --short HEAD)" >> "$out"
+  L=(--variant lanceshogi --variant-ini tests/walkthrough/lance-shogi.ini)
+  run python3 tests/match/check_ini.py "${L[@]}" --koma-variant tests/walkthrough/lance-shogi.md --games 5 --plies 100
+  run python3 tests/match/match.py "${L[@]}" --engine-variant tests/walkthrough/lance-shogi.md --opponent uci --engine "$BASE uci" --engine-name koma-base --games 40 --movetime 50 --book tests/match/books/lance-shogi.txt
+}
+ladder() {
+  echo "## (10) ladders against Fairy-Stockfish on shogi and minishogi, 50 ms a move, 40 games a rung (sections 10 and 10b ran them as games 1-20 and 21-40); $(date -u '+%Y-%m-%d %H:%M UTC'), koma $(git rev-parse --short HEAD)" >> "$out"
+  for v in shogi minishogi; do
+    for skill in 0 3 6 10; do
+      run python3 tests/match/match.py --variant $v --opponent fairy-stockfish --fs-skill $skill --games 40 --movetime 50 --book tests/match/books/$v.txt
+    done
+    run python3 tests/match/match.py --variant $v --opponent fairy-stockfish --games 40 --movetime 50 --book tests/match/books/$v.txt
+  done
+}
+case "$only" in
+  strength|generic|ladder)
+    "$only"
+    cat "$out"
+    exit 0
+    ;;
+esac
 echo "## (1) judkins vs the random mover" >> "$out"
 run python3 tests/match/match.py --variant judkins --opponent random --games 20 --movetime 100 --seed 1
 echo "## (2) judkins vs Fairy-Stockfish (full strength)" >> "$out"
@@ -69,4 +88,6 @@ run python3 tests/match/match.py --variant minishogi --opponent random --games 2
 echo "## (5) kyotoshogi again, koma given the current FEN instead of the moves (its own moves checked; diagnostic)" >> "$out"
 run python3 tests/match/match.py --variant kyotoshogi --opponent random --games 4 --movetime 50 --seed 1 --send current
 strength
+generic
+ladder
 cat "$out"
