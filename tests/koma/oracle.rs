@@ -235,3 +235,33 @@ fn turnover_move_lists_agree_with_the_oracle() {
         failures.join("\n")
     );
 }
+
+/// A movement that names one step in two modes (`W` and `cW`) is the piece
+/// it would be with the step named once: minishogi with the gold written
+/// `WfFcW` (`tests/modes/minishogi-gold-wfcw.md`) against Fairy-Stockfish's
+/// minishogi lists.
+#[test]
+fn a_step_named_in_two_modes_is_the_same_piece() {
+    let game = crate::common::variant_path("tests/modes/minishogi-gold-wfcw.md");
+    let text = std::fs::read_to_string(tests_dir().join("oracle/minishogi.tsv")).expect("readable");
+    let mut failures = Vec::new();
+    let mut positions = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert!(cols.len() >= 2, "malformed line {line}");
+        positions += 1;
+        if let Some(f) = check_line(&game, cols[0], cols[1], cols.get(2).copied().unwrap_or("")) {
+            failures.push(f);
+        }
+    }
+    assert!(positions >= 100, "only {positions} positions");
+    assert!(
+        failures.is_empty(),
+        "{} of {positions} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
