@@ -4,8 +4,10 @@
 mod checked;
 mod cli;
 mod common;
+mod compiled;
 mod engine;
 mod fuzz;
+mod keys;
 mod layers;
 mod moves;
 mod oracle;

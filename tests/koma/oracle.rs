@@ -44,12 +44,17 @@ fn check_line(slug: &str, fen: &str, check: &str, expected: &str) -> Option<Stri
     })
 }
 
-/// Board, side to move and the hands as a sorted multiset (engines order hands differently).
+/// Board, side to move and the hands as a sorted multiset (engines order
+/// hands differently; Fairy-Stockfish writes an empty hand `[-]`).
 fn canonical(fen: &str) -> (String, Vec<char>, String) {
     let mut fields = fen.split_whitespace();
     let first = fields.next().unwrap_or_default();
     let (board, hand) = first.split_once('[').unwrap_or((first, "]"));
-    let mut hand: Vec<char> = hand.trim_end_matches(']').chars().collect();
+    let mut hand: Vec<char> = hand
+        .trim_end_matches(']')
+        .chars()
+        .filter(|&c| c != '-')
+        .collect();
     hand.sort();
     (
         board.to_string(),
@@ -127,15 +132,7 @@ fn fs_start_positions_are_those_of_the_alias() {
         let (name, fen) = line.split_once(' ').expect("name FEN");
         let g = koma::Game::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
         let ours = koma::position::AnyPosition::start(&g).fen();
-        let norm = |f: &str| {
-            let (board, hand, turn) = canonical(f);
-            (
-                board,
-                hand.into_iter().filter(|&c| c != '-').collect::<Vec<_>>(),
-                turn,
-            )
-        };
-        assert_eq!(norm(&ours), norm(fen), "{name}");
+        assert_eq!(canonical(&ours), canonical(fen), "{name}");
         checked += 1;
     }
     assert!(checked >= 10, "only {checked} names checked");
@@ -165,6 +162,88 @@ fn hopper_move_lists_agree_with_the_oracle() {
     let game = crate::common::variant_path("tests/hoppers/hopper-shogi.md");
     let text =
         std::fs::read_to_string(tests_dir().join("hoppers/hopper-shogi.tsv")).expect("readable");
+    let mut failures = Vec::new();
+    let mut positions = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert!(cols.len() >= 2, "malformed line {line}");
+        positions += 1;
+        if let Some(f) = check_line(&game, cols[0], cols[1], cols.get(2).copied().unwrap_or("")) {
+            failures.push(f);
+        }
+    }
+    assert!(positions >= 100, "only {positions} positions");
+    assert!(
+        failures.is_empty(),
+        "{} of {positions} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Games whose pieces turn over (`promotion: flip`, `capture`), position by
+/// position against Fairy-Stockfish: each `tests/turnover/NAME.tsv`, written by
+/// `tests/turnover/oracle.py NAME` from a section of
+/// `tests/turnover/variants.ini`, holds the move lists of the test game
+/// `tests/turnover/NAME.md`: promoted drops barred where the dropped side
+/// could never move (`promoted-drops`), hops that turn the piece over at
+/// every move (`flip-hoppers`) or at captures only (`capture-hoppers`).
+#[test]
+fn turnover_move_lists_agree_with_the_oracle() {
+    let dir = tests_dir().join("turnover");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/turnover exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+        .collect();
+    files.sort();
+    let names: Vec<_> = files
+        .iter()
+        .filter_map(|p| p.file_stem().and_then(|s| s.to_str()))
+        .collect();
+    assert_eq!(
+        names,
+        ["capture-hoppers", "flip-hoppers", "promoted-drops"],
+        "the games of tests/turnover"
+    );
+    let mut failures = Vec::new();
+    for (path, name) in files.iter().zip(&names) {
+        let game = crate::common::variant_path(&format!("tests/turnover/{name}.md"));
+        let text = std::fs::read_to_string(path).expect("readable");
+        let mut positions = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let cols: Vec<&str> = line.split('\t').collect();
+            assert!(cols.len() >= 2, "{name}: malformed line {line}");
+            positions += 1;
+            if let Some(f) = check_line(&game, cols[0], cols[1], cols.get(2).copied().unwrap_or(""))
+            {
+                failures.push(f);
+            }
+        }
+        assert!(positions >= 100, "{name}: only {positions} positions");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} positions differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// A movement that names one step in two modes (`W` and `cW`) is the piece
+/// it would be with the step named once: minishogi with the gold written
+/// `WfFcW` (`tests/modes/minishogi-gold-wfcw.md`) against Fairy-Stockfish's
+/// minishogi lists.
+#[test]
+fn a_step_named_in_two_modes_is_the_same_piece() {
+    let game = crate::common::variant_path("tests/modes/minishogi-gold-wfcw.md");
+    let text = std::fs::read_to_string(tests_dir().join("oracle/minishogi.tsv")).expect("readable");
     let mut failures = Vec::new();
     let mut positions = 0;
     for line in text

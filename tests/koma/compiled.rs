@@ -1,0 +1,110 @@
+//! What the compiled rules decide besides the moves: whether a board fits a
+//! bitboard width, how many royal pieces a side may have, and the camp of
+//! the impasse rule.
+
+use koma::position::Position;
+use koma::setup::Setup;
+use koma::{rules, variant, with_rules};
+
+use crate::common::game;
+
+#[test]
+fn a_bitboard_too_narrow_for_the_board_is_a_problem_at_the_topology() {
+    let shogi = variant::load("shogi").expect("shogi loads");
+    let e = rules::compile::<u64>(&shogi).expect_err("81 squares do not fit in 64");
+    assert_eq!(e.problems.len(), 1);
+    assert_eq!(e.problems[0].path, "engine.topology.cols");
+    assert_eq!(
+        e.problems[0].message,
+        "engine.topology: 9×9 = 81 squares, more than the 64 of this bitboard width"
+    );
+    assert!(rules::compile::<u128>(&shogi).is_ok());
+}
+
+/// The FEN reader's verdict on a position of the variant: `Ok` or the message.
+fn read(slug: &str, fen: &str) -> Result<(), String> {
+    let g = game(slug);
+    with_rules!(&g, rules => {
+        let setup = Setup::parse_fen(fen).map_err(|e| e.to_string())?;
+        Position::new(rules, &setup).map(|_| ()).map_err(|e| e.to_string())
+    })
+}
+
+#[test]
+fn a_side_with_one_king_and_no_way_to_gain_one_keeps_exactly_one() {
+    // Shogi: one king a side, no piece promotes to a royal one.
+    assert_eq!(read("shogi", "4k4/9/9/9/9/9/9/9/4K4[] w - - 0 1"), Ok(()));
+    let two = read("shogi", "4k4/9/9/9/9/9/9/9/K3K4[] w - - 0 1").expect_err("two kings");
+    assert!(
+        two.contains("sente has 2 royal pieces on the board; the rules need exactly one"),
+        "{two}"
+    );
+    let in_hand = read("shogi", "4k4/9/9/9/9/9/9/9/4K4[k] w - - 0 1").expect_err("a king in hand");
+    assert!(
+        in_hand.contains("a royal piece ('K') cannot be in hand"),
+        "{in_hand}"
+    );
+    // With a second royal a side can come to have (a pawn that promotes to
+    // a prince), a king in hand is a position of the game.
+    let prince = "tests/moves/variants/prince-drops.md";
+    let prince = crate::common::variant_path(prince);
+    assert_eq!(read(&prince, "4k/5/5/5/K4[Kp] w - - 0 1"), Ok(()));
+}
+
+/// Whether the side to move may declare a win (the impasse rule), from an SFEN.
+fn may_declare(sfen: &str) -> bool {
+    let g = game("shogi");
+    with_rules!(&g, rules => {
+        let setup = Setup::parse_sfen(sfen).expect("SFEN");
+        Position::new(rules, &setup).expect("valid").may_declare()
+    })
+}
+
+#[test]
+fn the_impasse_camp_is_each_sides_far_three_ranks() {
+    // Gote's king and ten pieces worth 18 points in sente's three ranks,
+    // ten pawns in hand: 28 points, 27 needed.
+    let gote = |king_row: usize| {
+        let mut rows = ["9"; 9];
+        rows[0] = "4K4";
+        rows[king_row] = "4k4";
+        rows[7] = "1r5b1";
+        rows[8] = "+l+nsg1gs+n+l";
+        format!("{} w 10p 1", rows.join("/"))
+    };
+    assert!(
+        may_declare(&gote(6)),
+        "king on the third rank from sente's side"
+    );
+    assert!(
+        !may_declare(&gote(5)),
+        "king on the fourth rank: out of the camp"
+    );
+    // Sente's, the same mirrored: 28 points, 28 needed.
+    let sente = |king_row: usize| {
+        let mut rows = ["9"; 9];
+        rows[8] = "4k4";
+        rows[king_row] = "4K4";
+        rows[1] = "1R5B1";
+        rows[0] = "+L+NSG1GS+N+L";
+        format!("{} b 10P 1", rows.join("/"))
+    };
+    assert!(may_declare(&sente(2)), "king on gote's third rank");
+    assert!(
+        !may_declare(&sente(3)),
+        "king on the fourth rank: out of the camp"
+    );
+}
+
+#[test]
+fn a_piece_whose_two_leg_moves_stay_on_its_file_is_limited_per_file() {
+    // The pawn also goes two squares forward in two legs (`fmafW`): still
+    // on its file, so a doubled file cannot be reached and is refused.
+    let path = crate::common::variant_path("tests/modes/double-step-pawn.md");
+    assert_eq!(read(&path, "4k/5/5/P4/K4[] w - - 0 1"), Ok(()));
+    let doubled = read(&path, "4k/5/P4/P4/K4[] w - - 0 1").expect_err("doubled pawns");
+    assert!(
+        doubled.contains("sente has more than 1 unpromoted pawn on file 5"),
+        "{doubled}"
+    );
+}

@@ -1,0 +1,106 @@
+//! Zobrist keys: positions that differ by one piece (its kind, its side, its
+//! square) or by a hand get different hashes. Repetition and the engine's
+//! table read positions by their hash alone, so two keys that coincide
+//! would make different positions one.
+
+use std::collections::HashMap;
+
+use koma::position::Position;
+use koma::setup::Setup;
+use koma::with_rules;
+
+use crate::common::game;
+
+/// Every position of the variant with the two kings in opposite corners
+/// and one more piece (each kind, promoted side or not, of either side, on
+/// each other square) or one or two pieces in a hand, that the FEN reader
+/// accepts: how many there were, and the pairs of different FENs with the
+/// same hash.
+fn collisions(slug: &str) -> (usize, Vec<String>) {
+    let g = game(slug);
+    with_rules!(&g, rules => {
+        let (rows, cols) = (rules.topology.rows as usize, rules.topology.cols as usize);
+        let king = rules
+            .all_roles()
+            .map(|r| rules.role(r))
+            .find(|i| i.royal && !i.promoted)
+            .expect("a royal piece")
+            .letter;
+        // The board, top rank first: cells[rank][file] holds a FEN piece.
+        let fen = |cells: &[Vec<String>], hand: &str| {
+            let ranks: Vec<String> = cells
+                .iter()
+                .map(|rank| {
+                    let mut out = String::new();
+                    let mut empty = 0;
+                    for c in rank {
+                        if c.is_empty() {
+                            empty += 1;
+                        } else {
+                            if empty > 0 {
+                                out.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            out.push_str(c);
+                        }
+                    }
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                    }
+                    out
+                })
+                .collect();
+            format!("{}[{hand}] w - - 0 1", ranks.join("/"))
+        };
+        let mut base = vec![vec![String::new(); cols]; rows];
+        base[rows - 1][0] = king.to_string();
+        base[0][cols - 1] = king.to_ascii_lowercase().to_string();
+        let mut fens = vec![fen(&base, "")];
+        for role in rules.all_roles() {
+            let info = rules.role(role);
+            for upper in [true, false] {
+                let letter = if upper { info.letter } else { info.letter.to_ascii_lowercase() };
+                let piece = if info.promoted { format!("+{letter}") } else { letter.to_string() };
+                for rank in 0..rows {
+                    for file in 0..cols {
+                        if base[rank][file].is_empty() {
+                            let mut cells = base.clone();
+                            cells[rank][file] = piece.clone();
+                            fens.push(fen(&cells, ""));
+                        }
+                    }
+                }
+                if !info.promoted && !info.royal {
+                    fens.push(fen(&base, &letter.to_string()));
+                    fens.push(fen(&base, &format!("{letter}{letter}")));
+                }
+            }
+        }
+        let mut seen: HashMap<u64, String> = HashMap::new();
+        let mut problems = Vec::new();
+        for f in fens {
+            let Ok(setup) = Setup::parse_fen(&f) else { continue };
+            let Ok(pos) = Position::new(rules, &setup) else { continue };
+            if let Some(other) = seen.insert(pos.hash(), f.clone())
+                && other != f
+            {
+                problems.push(format!("{other} and {f}"));
+            }
+        }
+        (seen.len(), problems)
+    })
+}
+
+#[test]
+fn positions_one_piece_apart_have_different_hashes() {
+    // A narrow board (u64), a 9×9 one (u128) and chu shogi's many kinds.
+    for (slug, at_least) in [("minishogi", 200), ("shogi", 1500), ("chu-shogi", 5000)] {
+        let (positions, problems) = collisions(slug);
+        assert!(positions >= at_least, "{slug}: only {positions} positions");
+        assert!(
+            problems.is_empty(),
+            "{slug}: same hash for {}",
+            problems.join("; ")
+        );
+    }
+}
