@@ -628,8 +628,7 @@ impl<B: Bitboard> Rules<B> {
 
     #[inline]
     pub(crate) fn z_piece(&self, piece: Piece, sq: Square) -> u64 {
-        self.z_board
-            [(piece.role.index() * 2 + piece.color.index()) * self.squares + sq.index()]
+        self.z_board[(piece.role.index() * 2 + piece.color.index()) * self.squares + sq.index()]
     }
     #[inline]
     pub(crate) fn z_hand(&self, color: Color, role: Role) -> u64 {

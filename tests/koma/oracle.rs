@@ -44,6 +44,31 @@ fn check_line(slug: &str, fen: &str, check: &str, expected: &str) -> Option<Stri
     })
 }
 
+/// Checks every line of an oracle file (`FEN<TAB>check<TAB>moves`) against
+/// `game`, adding each difference to `failures`; returns how many positions
+/// the file holds (it must hold at least 100).
+fn check_file(game: &str, path: &std::path::Path, failures: &mut Vec<String>) -> usize {
+    let text = std::fs::read_to_string(path).expect("readable");
+    let mut positions = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert!(cols.len() >= 2, "{}: malformed line {line}", path.display());
+        positions += 1;
+        if let Some(f) = check_line(game, cols[0], cols[1], cols.get(2).copied().unwrap_or("")) {
+            failures.push(f);
+        }
+    }
+    assert!(
+        positions >= 100,
+        "{}: only {positions} positions",
+        path.display()
+    );
+    positions
+}
+
 /// Board, side to move and the hands as a sorted multiset (engines order
 /// hands differently; Fairy-Stockfish writes an empty hand `[-]`).
 fn canonical(fen: &str) -> (String, Vec<char>, String) {
@@ -160,22 +185,12 @@ fn norm_board(fen: &str) -> String {
 #[test]
 fn hopper_move_lists_agree_with_the_oracle() {
     let game = crate::common::variant_path("tests/hoppers/hopper-shogi.md");
-    let text =
-        std::fs::read_to_string(tests_dir().join("hoppers/hopper-shogi.tsv")).expect("readable");
     let mut failures = Vec::new();
-    let mut positions = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let cols: Vec<&str> = line.split('\t').collect();
-        assert!(cols.len() >= 2, "malformed line {line}");
-        positions += 1;
-        if let Some(f) = check_line(&game, cols[0], cols[1], cols.get(2).copied().unwrap_or("")) {
-            failures.push(f);
-        }
-    }
-    assert!(positions >= 100, "only {positions} positions");
+    let positions = check_file(
+        &game,
+        &tests_dir().join("hoppers/hopper-shogi.tsv"),
+        &mut failures,
+    );
     assert!(
         failures.is_empty(),
         "{} of {positions} differ:\n{}",
@@ -212,20 +227,7 @@ fn turnover_move_lists_agree_with_the_oracle() {
     let mut failures = Vec::new();
     for (path, name) in files.iter().zip(&names) {
         let game = crate::common::variant_path(&format!("tests/turnover/{name}.md"));
-        let text = std::fs::read_to_string(path).expect("readable");
-        let mut positions = 0;
-        for line in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        {
-            let cols: Vec<&str> = line.split('\t').collect();
-            assert!(cols.len() >= 2, "{name}: malformed line {line}");
-            positions += 1;
-            if let Some(f) = check_line(&game, cols[0], cols[1], cols.get(2).copied().unwrap_or(""))
-            {
-                failures.push(f);
-            }
-        }
+        let positions = check_file(&game, path, &mut failures);
         assert!(positions >= 100, "{name}: only {positions} positions");
     }
     assert!(
@@ -243,21 +245,12 @@ fn turnover_move_lists_agree_with_the_oracle() {
 #[test]
 fn a_step_named_in_two_modes_is_the_same_piece() {
     let game = crate::common::variant_path("tests/modes/minishogi-gold-wfcw.md");
-    let text = std::fs::read_to_string(tests_dir().join("oracle/minishogi.tsv")).expect("readable");
     let mut failures = Vec::new();
-    let mut positions = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let cols: Vec<&str> = line.split('\t').collect();
-        assert!(cols.len() >= 2, "malformed line {line}");
-        positions += 1;
-        if let Some(f) = check_line(&game, cols[0], cols[1], cols.get(2).copied().unwrap_or("")) {
-            failures.push(f);
-        }
-    }
-    assert!(positions >= 100, "only {positions} positions");
+    let positions = check_file(
+        &game,
+        &tests_dir().join("oracle/minishogi.tsv"),
+        &mut failures,
+    );
     assert!(
         failures.is_empty(),
         "{} of {positions} differ:\n{}",
