@@ -52,6 +52,12 @@ pub struct Params {
     pub tempo: i32,
     /// Percent of its `hand_value` that a piece in hand counts for.
     pub hand: i32,
+    /// What a draw the search scores (repetition or any other) costs the
+    /// side to move at the root: such a draw is worth `-contempt` to it and
+    /// `+contempt` to its opponent, so that it plays on where it is no
+    /// worse. A search parameter, not a term of the evaluation (`koma tune`
+    /// leaves it).
+    pub contempt: i32,
 }
 
 impl Default for Params {
@@ -69,13 +75,14 @@ impl Default for Params {
             king_max: 1500,
             tempo: 15,
             hand: 100,
+            contempt: 20,
         }
     }
 }
 
 impl Params {
     /// The names of the weights, as [`Params::parse`] reads them.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "mobility",
         "camp_attack",
         "promotion",
@@ -88,7 +95,12 @@ impl Params {
         "king_max",
         "tempo",
         "hand",
+        "contempt",
     ];
+
+    /// Of [`Params::NAMES`], those the search reads and the evaluation does
+    /// not (not fitted by `koma tune`).
+    pub const SEARCH_ONLY: [&'static str; 1] = ["contempt"];
 
     /// The weight of this name.
     pub fn get(&self, name: &str) -> Option<i32> {
@@ -120,6 +132,7 @@ impl Params {
             "king_max" => &mut self.king_max,
             "tempo" => &mut self.tempo,
             "hand" => &mut self.hand,
+            "contempt" => &mut self.contempt,
             _ => return None,
         })
     }
@@ -175,6 +188,8 @@ pub(super) struct Evaluator<B> {
     king_divisor: Score,
     king_max: Score,
     tempo: Score,
+    /// A draw's cost to the side to move at the root ([`Params::contempt`]).
+    pub contempt: Score,
     /// Value of one piece of each role in hand.
     hand_value: Vec<Score>,
     /// Placement bonus by `(colour, role)` then square.
@@ -267,6 +282,7 @@ impl<B: Bitboard> Evaluator<B> {
             king_divisor: params.king_divisor.max(1),
             king_max: params.king_max,
             tempo: scale(params.tempo),
+            contempt: scale(params.contempt),
             hand_value: rules
                 .roles
                 .iter()

@@ -36,7 +36,7 @@ impl Worker {
         mut report: impl FnMut(&Info),
     ) -> (Option<Move>, Option<Info>) {
         let start = shared.start;
-        let mut run = Run::new(pos.rules(), params, limits, shared);
+        let mut run = Run::new(pos, params, limits, shared);
         // Statistics of the last move are a guide, not the truth.
         self.history.iter_mut().for_each(|h| *h /= 2);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
@@ -72,7 +72,7 @@ impl Worker {
                 best = m;
             }
             let mut pv = vec![best];
-            self.extend_pv(pos, best, depth as usize, &mut pv);
+            self.extend_pv(pos, best, depth as usize, run.salt, &mut pv);
             let info = Info {
                 depth,
                 seldepth: run.seldepth as u32,
@@ -100,7 +100,7 @@ impl Worker {
                         break;
                     };
                     let mut pv = vec![m];
-                    self.extend_pv(pos, m, depth as usize, &mut pv);
+                    self.extend_pv(pos, m, depth as usize, run.salt, &mut pv);
                     others.push(Info {
                         depth,
                         seldepth: run.seldepth as u32,
@@ -178,18 +178,20 @@ impl Worker {
         }
     }
 
-    /// Follows the table's best moves after `first`, up to `max` moves in all.
+    /// Follows the table's best moves after `first`, up to `max` moves in
+    /// all (the table's keys mixed with the search's `salt`).
     fn extend_pv<B: Bitboard>(
         &self,
         pos: &mut Position<B>,
         first: Move,
         max: usize,
+        salt: u64,
         pv: &mut Vec<Move>,
     ) {
         pos.play_unchecked(first);
         let mut played = 1;
         while pv.len() < max && pos.repetitions() < 2 {
-            let Some(m) = self.table.probe(pos.hash()).and_then(|e| e.best) else {
+            let Some(m) = self.table.probe(pos.hash() ^ salt).and_then(|e| e.best) else {
                 break;
             };
             if !pos.legal_moves().contains(&m) {

@@ -276,7 +276,7 @@ impl Engine {
             nodes: &nodes,
             first_depth: 1,
         };
-        let mut run = search::Run::new(pos.rules(), &self.params, limits, shared);
+        let mut run = search::Run::new(pos, &self.params, limits, shared).without_contempt();
         self.workers[0].quiesce(pos, &mut run, 0, -INFINITY, INFINITY)
     }
 

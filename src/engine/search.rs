@@ -3,7 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::board::Bitboard;
+use crate::board::{Bitboard, Color};
 use crate::position::{Move, Outcome, Position};
 use crate::rules::Rules;
 
@@ -33,15 +33,33 @@ pub(super) struct Run<'a, B: Bitboard> {
     keys: Vec<Vec<(i32, Move)>>,
     quiets: Vec<Vec<Move>>,
     evals: Vec<Score>,
+    /// The side to move at the root, whom a draw costs the contempt.
+    root_turn: Color,
+    /// Mixed into the table's keys: the scores of a search hold the
+    /// contempt for its root side, so that searches for the other side
+    /// (with contempt) do not read them.
+    pub salt: u64,
 }
 
+/// The key salt of searches with contempt for the second player.
+const CONTEMPT_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
+
 impl<'a, B: Bitboard> Run<'a, B> {
+    /// A search from `pos` as its root.
     pub fn new(
-        rules: &Rules<B>,
+        pos: &Position<B>,
         params: &Params,
         limits: Limits,
         shared: Shared<'a>,
     ) -> Run<'a, B> {
+        let rules: &Rules<B> = pos.rules();
+        let eval = Evaluator::new(rules, params);
+        let root_turn = pos.turn();
+        let salt = if eval.contempt != 0 && root_turn == Color::Gote {
+            CONTEMPT_SALT
+        } else {
+            0
+        };
         Run {
             limits,
             shared,
@@ -49,7 +67,7 @@ impl<'a, B: Bitboard> Run<'a, B> {
             published: 0,
             stopped: false,
             seldepth: 0,
-            eval: Evaluator::new(rules, params),
+            eval,
             root_depth: 1,
             root_best: None,
             excluded: Vec::new(),
@@ -57,7 +75,27 @@ impl<'a, B: Bitboard> Run<'a, B> {
             keys: vec![Vec::new(); MAX_PLY + 1],
             quiets: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![0; MAX_PLY + 1],
+            root_turn,
+            salt,
         }
+    }
+
+    /// What a draw is worth to the side to move in `pos`: the contempt's
+    /// cost for the root's side, its gain for the other.
+    #[inline]
+    fn draw_score(&self, pos: &Position<B>) -> Score {
+        if pos.turn() == self.root_turn {
+            -self.eval.contempt
+        } else {
+            self.eval.contempt
+        }
+    }
+
+    /// Scores draws as 0 (for an evaluation of the position alone).
+    pub fn without_contempt(mut self) -> Self {
+        self.eval.contempt = 0;
+        self.salt = 0;
+        self
     }
 
     pub fn begin_iteration(&mut self, depth: i32) {
@@ -105,22 +143,23 @@ impl<'a, B: Bitboard> Run<'a, B> {
 }
 
 /// The score of a position whose game is over, for the side to move (a
-/// side with no legal move has lost, unless the game was already won).
-fn game_over<B: Bitboard>(pos: &Position<B>, ply: usize) -> Option<Score> {
-    pos.terminal().map(|o| outcome_score(pos, &o, ply))
+/// side with no legal move has lost, unless the game was already won); a
+/// draw is worth `draw`.
+fn game_over<B: Bitboard>(pos: &Position<B>, ply: usize, draw: Score) -> Option<Score> {
+    pos.terminal().map(|o| outcome_score(pos, &o, ply, draw))
 }
 
 /// An outcome as a score for the side to move, `ply` plies from the root.
-fn outcome_score<B: Bitboard>(pos: &Position<B>, o: &Outcome, ply: usize) -> Score {
+fn outcome_score<B: Bitboard>(pos: &Position<B>, o: &Outcome, ply: usize, draw: Score) -> Score {
     match o {
         Outcome::Win { winner, .. } if *winner == pos.turn() => MATE - ply as Score,
         Outcome::Win { .. } => -(MATE - ply as Score),
-        Outcome::Draw { .. } => 0,
+        Outcome::Draw { .. } => draw,
     }
 }
 
-fn no_move<B: Bitboard>(pos: &Position<B>, ply: usize) -> Score {
-    game_over(pos, ply).unwrap_or(-(MATE - ply as Score))
+fn no_move<B: Bitboard>(pos: &Position<B>, ply: usize, draw: Score) -> Score {
+    game_over(pos, ply, draw).unwrap_or(-(MATE - ply as Score))
 }
 
 #[inline]
@@ -193,9 +232,9 @@ impl Worker {
             // A position seen before: the cycle would repeat, so it is scored
             // as the repetition rule ends it (a draw, or a loss for one side).
             if pos.repetitions() > 1 {
-                return outcome_score(pos, &pos.cycle_outcome(), ply);
+                return outcome_score(pos, &pos.cycle_outcome(), ply, run.draw_score(pos));
             }
-            if let Some(s) = game_over(pos, ply) {
+            if let Some(s) = game_over(pos, ply, run.draw_score(pos)) {
                 return s;
             }
             // No mate found later can beat one already nearer the root.
@@ -217,7 +256,7 @@ impl Worker {
         }
         run.nodes += 1;
         run.seldepth = run.seldepth.max(ply);
-        let hash = pos.hash();
+        let hash = pos.hash() ^ run.salt;
         let entry = self.table.probe(hash);
         let hash_move = entry.and_then(|e| e.best);
         if !pv_node
@@ -278,7 +317,7 @@ impl Worker {
         pos.generate(&mut moves);
         if moves.is_empty() {
             run.moves[ply] = moves;
-            return no_move(pos, ply);
+            return no_move(pos, ply, run.draw_score(pos));
         }
         let mut keys = std::mem::take(&mut run.keys[ply]);
         self.score_moves(pos, &run.eval, &moves, &mut keys, hash_move, ply);
@@ -407,7 +446,7 @@ impl Worker {
         if run.should_stop() {
             return 0;
         }
-        if let Some(s) = game_over(pos, ply) {
+        if let Some(s) = game_over(pos, ply, run.draw_score(pos)) {
             return s;
         }
         if ply >= MAX_PLY - 1 {
@@ -423,7 +462,7 @@ impl Worker {
             pos.generate(&mut moves);
             if moves.is_empty() {
                 run.moves[ply] = moves;
-                return no_move(pos, ply);
+                return no_move(pos, ply, run.draw_score(pos));
             }
             stand = -INFINITY;
             best = -INFINITY;

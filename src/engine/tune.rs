@@ -84,6 +84,9 @@ pub fn fit<B: Bitboard>(
     for round in 1..=rounds {
         let mut improved = false;
         for (i, name) in Params::NAMES.iter().enumerate() {
+            if Params::SEARCH_ONLY.contains(name) {
+                continue;
+            }
             let value = params.get(name).unwrap_or(0);
             for dir in [1, -1] {
                 let mut trial = params.clone();

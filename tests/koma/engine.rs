@@ -260,3 +260,81 @@ fn the_engine_plays_legal_chu_shogi() {
     }
     assert!(pos.history().len() >= 20, "{}", pos.sfen());
 }
+
+/// Plays a royal's step out and back for each side, so that the position
+/// stands as at the start with its first move a repetition; returns that move.
+fn shuffle_royals<B: koma::board::Bitboard>(pos: &mut Position<B>) -> Move {
+    let mut out = Vec::new();
+    for _ in 0..2 {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|&m| match m {
+                Move::Normal { from, to, .. } => {
+                    pos.piece_at(to).is_none()
+                        && pos
+                            .piece_at(from)
+                            .is_some_and(|p| pos.rules().role(p.role).royal)
+                }
+                _ => false,
+            })
+            .expect("a royal step");
+        pos.play(m);
+        out.push(m);
+    }
+    for m in out.clone() {
+        let Move::Normal { from, to, .. } = m else {
+            unreachable!()
+        };
+        let back = Move::Normal {
+            from: to,
+            to: from,
+            promote: false,
+        };
+        assert!(pos.legal_moves().contains(&back), "the step back is legal");
+        pos.play(back);
+    }
+    out[0]
+}
+
+#[test]
+fn contempt_makes_the_engine_avoid_a_repetition_when_behind() {
+    // The side to move is a pawn down and may repeat the position (a draw
+    // the search scores 0 without contempt): without contempt it takes the
+    // draw; with a contempt of five units it plays on.
+    let g = game("judkins-shogi");
+    let fen = "rbsgkn/5p/6/6/6/NKGSBR[] w - - 0 1";
+    let setup = Setup::parse_fen(fen).expect("FEN");
+    for setup in [setup.clone(), turned(&setup)] {
+        with_rules!(&g, rules => {
+            for (contempt, takes) in [(0, true), (500, false)] {
+                let mut pos = Position::new(rules, &setup).expect("valid");
+                let repeat = shuffle_royals(&mut pos);
+                let mut engine = Engine::new(16);
+                let mut params = engine.params().clone();
+                params.contempt = contempt;
+                engine.set_params(params);
+                let stop = AtomicBool::new(false);
+                let limits = Limits {
+                    depth: Some(4),
+                    ..Limits::default()
+                };
+                let (m, info) = engine.think(&mut pos, limits, &stop, |_| {});
+                let (m, info) = (m.expect("a move"), info.expect("a depth"));
+                pos.play(m);
+                let repeated = pos.repetitions() > 1;
+                pos.undo();
+                assert_eq!(
+                    repeated,
+                    takes,
+                    "{} to move, contempt {contempt}: {m:?} (score {}; the repetition is {repeat:?})",
+                    if pos.turn() == Color::Sente { "sente" } else { "gote" },
+                    info.score,
+                );
+                if takes {
+                    assert_eq!(info.score, 0, "a draw without contempt");
+                }
+            }
+        });
+    }
+}
