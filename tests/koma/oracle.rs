@@ -69,6 +69,23 @@ fn check_file(game: &str, path: &std::path::Path, failures: &mut Vec<String>) ->
     positions
 }
 
+/// [`check_file`] of `tests/TSV` against the test game `GAME`, which must
+/// agree on every position.
+fn assert_file_agrees(game: &str, tsv: &str) {
+    let mut failures = Vec::new();
+    let positions = check_file(
+        &crate::common::variant_path(game),
+        &tests_dir().join(tsv),
+        &mut failures,
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {positions} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// Board, side to move and the hands as a sorted multiset (engines order
 /// hands differently; Fairy-Stockfish writes an empty hand `[-]`).
 fn canonical(fen: &str) -> (String, Vec<char>, String) {
@@ -184,19 +201,7 @@ fn norm_board(fen: &str) -> String {
 /// `tests/hoppers/oracle.py` for the test game `tests/hoppers/hopper-shogi.md`.
 #[test]
 fn hopper_move_lists_agree_with_the_oracle() {
-    let game = crate::common::variant_path("tests/hoppers/hopper-shogi.md");
-    let mut failures = Vec::new();
-    let positions = check_file(
-        &game,
-        &tests_dir().join("hoppers/hopper-shogi.tsv"),
-        &mut failures,
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {positions} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_file_agrees("tests/hoppers/hopper-shogi.md", "hoppers/hopper-shogi.tsv");
 }
 
 /// Games whose pieces turn over (`promotion: flip`, `capture`), position by
@@ -244,17 +249,5 @@ fn turnover_move_lists_agree_with_the_oracle() {
 /// minishogi lists.
 #[test]
 fn a_step_named_in_two_modes_is_the_same_piece() {
-    let game = crate::common::variant_path("tests/modes/minishogi-gold-wfcw.md");
-    let mut failures = Vec::new();
-    let positions = check_file(
-        &game,
-        &tests_dir().join("oracle/minishogi.tsv"),
-        &mut failures,
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {positions} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_file_agrees("tests/modes/minishogi-gold-wfcw.md", "oracle/minishogi.tsv");
 }
