@@ -75,16 +75,15 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.has_tries = rules.roles.iter().any(|r| r.wins_on_last_rank);
     rules.has_two_legs = rules.roles.iter().any(|r| r.two_legs);
     rules.has_hoppers = rules.roles.iter().any(|r| r.hops);
-    rules.hand_roles = (rules.roles.iter().enumerate())
-        .filter(|(_, r)| !r.promoted)
-        .fold(0, |mask, (i, _)| mask | 1 << i);
     let mask = |f: fn(&RoleInfo) -> bool| {
         (rules.roles.iter().enumerate())
             .filter(|(_, r)| f(r))
             .fold(0, |mask, (i, _)| mask | 1 << i)
     };
+    rules.hand_roles = mask(|r| !r.promoted);
     rules.rider_roles = mask(|r| r.rides);
     rules.promoting_roles = mask(|r| r.promotion.is_some());
+    rules.two_sided_roles = mask(|r| r.other_side.is_some());
     rules.mode_leap_roles = (0..rules.roles.len())
         .filter(|&i| {
             Color::ALL.into_iter().any(|color| {
@@ -94,7 +93,6 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             })
         })
         .fold(0, |mask, i| mask | 1 << i);
-    rules.two_sided_roles = mask(|r| r.other_side.is_some());
     rules.immobile_moves = rules_spec.immobile_moves;
     if let Some(at) = rules_spec.move_as_friend_at {
         // Seen from each owner's side: gote's forward is sente's back, its

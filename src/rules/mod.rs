@@ -339,6 +339,11 @@ impl<B: Bitboard> Rules<B> {
     pub(crate) fn two_sided(&self, role: Role) -> bool {
         self.two_sided_roles >> role.index() & 1 != 0
     }
+    /// Whether the role has leaps only to empty squares or only capturing.
+    #[inline]
+    pub(crate) fn mode_leaps(&self, role: Role) -> bool {
+        self.mode_leap_roles >> role.index() & 1 != 0
+    }
     /// Whether pieces borrow the movement of a friend (`rules.move_as_friend_at`).
     #[inline]
     pub fn borrows(&self) -> bool {
@@ -440,7 +445,7 @@ impl<B: Bitboard> Rules<B> {
         let empty = !occ & self.all;
         let leaps = &self.leaps[i];
         let mut t = leaps[0] & (empty | theirs);
-        if self.mode_leap_roles >> role.index() & 1 != 0 {
+        if self.mode_leaps(role) {
             t |= (leaps[1] & empty) | (leaps[2] & theirs);
         }
         if self.rides(role) {
