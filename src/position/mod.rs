@@ -336,11 +336,45 @@ impl<B: Bitboard> Position<B> {
     /// Pieces of `by` whose leaps and rides attack `sq`, given the occupancy.
     #[inline]
     pub(crate) fn one_leg_attackers(&self, sq: Square, by: Color, occ: B) -> B {
+        self.one_leg_attackers_among(self.present[by.index()], sq, by, occ)
+    }
+
+    /// The roles of `by` with a piece where it could attack, on an empty
+    /// board, a square the royal of the other colour on `royal` could move
+    /// to, as a mask over role indices (every role present where the rules
+    /// make no table for it).
+    #[inline]
+    pub(crate) fn roles_near_royal(&self, by: Color, royal: Square) -> RoleMask {
+        let present = self.present[by.index()];
+        let Some(near) = self.rules.near_royal(by.opposite(), royal) else {
+            return present;
+        };
+        let mine = self.by_color[by.index()];
+        let mut roles = present;
+        let mut m = present;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if (self.by_role[i] & mine & near[i]).is_empty() {
+                roles &= !(1 << i);
+            }
+        }
+        roles
+    }
+
+    /// [`Position::one_leg_attackers`] among the roles of the mask `roles`.
+    #[inline]
+    pub(crate) fn one_leg_attackers_among(
+        &self,
+        mut roles: RoleMask,
+        sq: Square,
+        by: Color,
+        occ: B,
+    ) -> B {
         let mine = self.by_color[by.index()];
         let them = by.opposite();
         let mut att = B::EMPTY;
         let reaches = self.rules.reaches(them, sq);
-        let mut roles = self.present[by.index()];
         while roles != 0 {
             let i = roles.trailing_zeros() as usize;
             roles &= roles - 1;
@@ -396,6 +430,52 @@ impl<B: Bitboard> Position<B> {
             Some(k) => self.attackers_to(k, color.opposite(), self.occupied()),
             None => B::EMPTY,
         }
+    }
+
+    /// [`Position::attackers_to_royal`] of the side to move just after a
+    /// one-leg move (or a drop, without `from`) to `to` that took no royal,
+    /// where attacks are one-leg leaps and rides: the piece on `to`, and the
+    /// riders of the mover whose line to the royal ran through `from`.
+    /// Nothing else can have started to attack it (and before the move,
+    /// with its royals as they are now, it was not the side to move's to
+    /// leave attacked).
+    #[inline]
+    fn checkers_after(&self, from: Option<Square>, to: Square) -> B {
+        let rules = &*self.rules;
+        let them = self.turn;
+        let us = them.opposite();
+        let Some(k) = self.royal_square(them) else {
+            return B::EMPTY;
+        };
+        let occ = self.occupied();
+        let mut checkers = B::EMPTY;
+        if let Some(p) = self.piece_at(to)
+            && rules.reach(us, p.role, to).contains(k)
+            && rules.attacks(us, p.role, to, occ).contains(k)
+        {
+            checkers = B::from_square(to);
+        }
+        // A square off every line to the royal, or with a piece between
+        // it and the royal, uncovers nothing.
+        let Some(from) = from.filter(|&f| {
+            rules.ride_lines(them, k).contains(f) && (rules.between(k, f) & occ).is_empty()
+        }) else {
+            return checkers;
+        };
+        let ours = self.by_color[us.index()];
+        let mut riders = rules.rider_roles & self.present[us.index()];
+        while riders != 0 {
+            let i = riders.trailing_zeros() as usize;
+            riders &= riders - 1;
+            let snipers = self.by_role[i] & ours & rules.ride_xray(them, Role(i as u8), k);
+            for s in snipers.squares() {
+                let between = rules.between(k, s);
+                if between.contains(from) && (between & occ).is_empty() {
+                    checkers |= B::from_square(s);
+                }
+            }
+        }
+        checkers
     }
 
     fn compute_hash(&self) -> (u64, u64) {
@@ -463,6 +543,9 @@ impl<B: Bitboard> Position<B> {
         let mut captured = 0;
         let mut captured_last = 0;
         let mut mover = None;
+        // A royal taken can leave the opponent with one royal, attacked
+        // by pieces that could attack it while it had two.
+        let mut royal_taken = false;
         match mv {
             Move::Normal { from, to, promote } => {
                 let Some(piece) = self.piece_at(from) else {
@@ -471,6 +554,7 @@ impl<B: Bitboard> Position<B> {
                 mover = Some(piece);
                 if let Some(cap) = self.piece_at(to) {
                     captured = code(cap);
+                    royal_taken = self.rules.role(cap.role).royal;
                     self.remove(cap, to);
                     hash ^= self.rules.z_piece(cap, to);
                     if self.rules.drops {
@@ -531,7 +615,22 @@ impl<B: Bitboard> Position<B> {
         }
         self.turn = us.opposite();
         hash ^= self.rules.z_turn;
-        let checkers = self.attackers_to_royal(self.turn);
+        let checkers = match mv {
+            Move::Normal { from, to, .. }
+                if self.rules.check && !self.rules.by_trial && !royal_taken =>
+            {
+                self.checkers_after(Some(from), to)
+            }
+            Move::Drop { to, .. } if self.rules.check && !self.rules.by_trial => {
+                self.checkers_after(None, to)
+            }
+            _ => self.attackers_to_royal(self.turn),
+        };
+        debug_assert_eq!(
+            checkers,
+            self.attackers_to_royal(self.turn),
+            "checkers after {mv:?}"
+        );
         self.states.push(State {
             board_hash: hash,
             hand_hash,

@@ -399,9 +399,10 @@ impl<B: Bitboard> Position<B> {
                 & rules.arrival(us, role, from, theirs)
                 & to_mask;
             let without = occ ^ royal;
+            let near = self.roles_near_royal(them, from);
             let mut safe = B::EMPTY;
             for to in targets.squares() {
-                let attackers = self.one_leg_attackers(to, them, without);
+                let attackers = self.one_leg_attackers_among(near, to, them, without);
                 if (attackers & !B::from_square(to)).is_empty() {
                     safe |= B::from_square(to);
                 }
@@ -629,19 +630,14 @@ impl<B: Bitboard> Position<B> {
     fn push_targets<S: Sink>(&self, out: &mut S, role: Role, from: Square, targets: B, theirs: B) {
         let rules = &*self.rules;
         let us = self.turn;
-        let promoting = match rules.promotion {
-            PromotionRule::Flip if rules.two_sided(role) => targets,
-            PromotionRule::Capture if rules.two_sided(role) => targets & theirs,
-            PromotionRule::Flip | PromotionRule::Capture => B::EMPTY,
-            _ if !rules.promotes(role) => B::EMPTY,
-            _ => {
-                let zone = rules.zone[us.index()];
-                if zone.contains(from) {
-                    targets
-                } else {
-                    targets & zone
-                }
-            }
+        let promoting = if !rules.promotion.turns_both_ways() {
+            targets & rules.from_square(us, role, from)[1]
+        } else if !rules.two_sided(role) {
+            B::EMPTY
+        } else if rules.promotion == PromotionRule::Flip {
+            targets
+        } else {
+            targets & theirs
         };
         if promoting.is_empty() {
             out.push_normals(from, B::EMPTY, targets);

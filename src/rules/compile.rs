@@ -181,7 +181,9 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         }
     });
     rules.arrive = arrivals(&rules);
-    (rules.reach, rules.xray) = reaches(&rules);
+    rules.zone_masks = zone_masks(&rules);
+    (rules.reach, rules.xray, rules.lines) = reaches(&rules);
+    rules.near = near_royal(&rules);
     (rules.shifts, rules.shift_roles) = super::shifts::shifts(&rules);
     let mask = |pick: &dyn Fn(&RoleInfo) -> bool| {
         rules
@@ -216,8 +218,8 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
 /// For each colour, role and square, every square the role could attack
 /// from there on an empty board (its leaps and whole rays): a quick test
 /// that a piece cannot attack a square, before its attacks are worked out.
-/// With it, the table of [`Rules::ride_xray`].
-fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>) {
+/// With it, the tables of [`Rules::ride_xray`] and [`Rules::ride_lines`].
+fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>, Vec<B>) {
     let n = rules.topology.len();
     let mut reach = Vec::with_capacity(2 * rules.role_count() * n);
     let mut xray = Vec::with_capacity(2 * rules.role_count() * n);
@@ -238,7 +240,67 @@ fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>) {
             }
         }
     }
-    (reach, xray)
+    let lines = Color::ALL
+        .into_iter()
+        .flat_map(|color| {
+            let xray = &xray;
+            rules.topology.squares().map(move |sq| {
+                rules.all_roles().fold(B::EMPTY, |b, role| {
+                    b | xray[rules.cr(color, role) * n + sq.index()]
+                })
+            })
+        })
+        .collect();
+    (reach, xray, lines)
+}
+
+/// The table of [`Rules::near_royal`], where royal moves are tested square
+/// by square (a guard: the check rule, no move tried by playing it).
+fn near_royal<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
+    if !rules.check || rules.by_trial {
+        return Vec::new();
+    }
+    let roles = rules.role_count();
+    let mut near = Vec::with_capacity(2 * rules.squares * roles);
+    for color in Color::ALL {
+        for sq in rules.topology.squares() {
+            // Where any royal role of the colour could go from `sq`.
+            let steps = rules
+                .all_roles()
+                .filter(|&r| rules.role(r).royal)
+                .fold(B::EMPTY, |b, r| b | rules.reach(color, r, sq));
+            for role in rules.all_roles() {
+                near.push(
+                    steps
+                        .squares()
+                        .fold(B::EMPTY, |b, t| b | rules.reach(color, role, t)),
+                );
+            }
+        }
+    }
+    near
+}
+
+/// The table of [`Rules::from_square`] (empty where pieces turn both ways).
+fn zone_masks<B: Bitboard>(rules: &Rules<B>) -> Vec<[B; 2]> {
+    if rules.promotion.turns_both_ways() {
+        return Vec::new();
+    }
+    let mut masks = Vec::with_capacity(2 * rules.role_count() * rules.squares);
+    for color in Color::ALL {
+        let zone = rules.zone[color.index()];
+        for role in rules.all_roles() {
+            let arrive = rules.arrive[rules.cr(color, role)];
+            for from in rules.topology.squares() {
+                masks.push(match rules.promotes(role) {
+                    false => [arrive, B::EMPTY],
+                    true if zone.contains(from) => [rules.all, rules.all],
+                    true => [arrive, zone],
+                });
+            }
+        }
+    }
+    masks
 }
 
 /// For each colour and role, the squares a move may end on without the
