@@ -1,12 +1,18 @@
-//! `koma tune`: fits the evaluation's weights to positions scored by another
-//! engine (tests/engine/make_evals.py writes such a file) and prints them as
-//! a weights file (`name = value` lines, as `koma::engine::Params::parse`
-//! reads them and the USI/UCI options set them).
+//! `koma tune`: fits the evaluation's weights and prints them as a weights
+//! file (`name = value` lines, as `koma::engine::Params::parse` reads them,
+//! the USI/UCI options set them and a variant file's `engine.eval` holds
+//! them), either
+//! - to game results (Texel's method): `--self-play N --results FILE` plays
+//!   N fast games of the engine against itself, writes their positions with
+//!   each game's result to FILE and fits to them; `--results FILE` alone
+//!   fits to such a file written before; or
+//! - to positions scored by another engine: `--data FILE`
+//!   (tests/engine/make_evals.py writes such a file).
 
 use std::io::Write;
 
 use clap::Args;
-use koma::engine::{Params, fit};
+use koma::engine::{Fit, Params, SelfPlay, fit, fit_results, self_play};
 use koma::position::Position;
 use koma::setup::Setup;
 use koma::{Error, Game, with_rules};
@@ -21,9 +27,31 @@ pub struct TuneArgs {
     variant: String,
     /// Scored positions: `FEN<TAB>score` lines, the score in centipawns for
     /// the side to move.
+    #[arg(long, conflicts_with = "results", required_unless_present = "results")]
+    data: Option<String>,
+    /// Positions with their game's result: `FEN<TAB>1-0|0-1|1/2-1/2` lines
+    /// (the result for sente); written first by --self-play.
     #[arg(long)]
-    data: String,
-    /// Start from these weights (a weights file) instead of the defaults.
+    results: Option<String>,
+    /// Play this many self-play games first and write their positions to
+    /// --results.
+    #[arg(long, requires = "results")]
+    self_play: Option<usize>,
+    /// Nodes searched for each move of a self-play game.
+    #[arg(long, default_value_t = 2000)]
+    nodes: u64,
+    /// Random plies at the start of each self-play game.
+    #[arg(long, default_value_t = 4)]
+    random_plies: u32,
+    /// Self-play games still going after this many plies are draws.
+    #[arg(long, default_value_t = 300)]
+    max_plies: u32,
+    /// Seed of the random plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start from these weights (a weights file) instead of the variant's
+    /// (the defaults with the variant file's `engine.eval` over them); the
+    /// self-play games are played with them too.
     #[arg(long)]
     params: Option<String>,
     /// Rounds of coordinate descent at most.
@@ -31,49 +59,168 @@ pub struct TuneArgs {
     rounds: usize,
 }
 
-/// Reads the data, fits, prints the weights.
+fn read(path: &str) -> Result<String, Error> {
+    std::fs::read_to_string(path).map_err(Error::io(format!("read {path}")))
+}
+
+/// Reads or makes the data, fits, prints the weights.
 pub fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Error> {
     let game = Game::load(&args.variant)?;
-    let read =
-        |path: &str| std::fs::read_to_string(path).map_err(Error::io(format!("read {path}")));
-    let start = match &args.params {
-        Some(path) => {
-            Params::parse(&read(path)?).map_err(|e| Error::Usage(format!("{path}: {e}")))?
-        }
-        None => Params::default(),
-    };
-    let text = read(&args.data)?;
     with_rules!(&game, rules => {
-        let mut samples = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let bad = |why: String| Error::Usage(format!("{}:{}: {why}", args.data, n + 1));
-            if line.trim().is_empty() || line.starts_with('#') {
-                continue;
+        let start = match &args.params {
+            Some(path) => {
+                Params::parse(&read(path)?).map_err(|e| Error::Usage(format!("{path}: {e}")))?
             }
-            let Some((fen, score)) = line.split_once('\t') else {
-                return Err(bad("expected FEN<TAB>score".to_string()));
-            };
-            let score = score.trim().parse().map_err(|_| bad(format!("'{score}' is not a score")))?;
-            let setup = Setup::parse_fen(fen).map_err(|e| bad(e.to_string()))?;
-            let pos = Position::new(rules, &setup).map_err(|e| bad(e.to_string()))?;
-            samples.push((pos, score));
-        }
-        if samples.is_empty() {
-            return Err(Error::Usage(format!("{}: no positions", args.data)));
-        }
-        emit(out, format_args!("# koma tune --variant {} --data {} ({} positions)", args.variant, args.data, samples.len()))?;
-        let mut lines = Vec::new();
-        let result = fit(&mut samples, &start, args.rounds, |l| {
-            eprintln!("{l}");
-            lines.push(l.to_string());
-        });
-        for l in &lines {
-            emit(out, format_args!("# {l}"))?;
-        }
-        emit(out, format_args!("# loss {:.6} -> {:.6}; koma's scores times {:.2} match the data's", result.loss_before, result.loss_after, result.scale))?;
-        for name in Params::NAMES {
-            emit(out, format_args!("{name} = {}", result.params.get(name).unwrap_or(0)))?;
-        }
-        Ok(())
+            None => Params::for_rules(rules),
+        };
+        let mut command = format!("koma tune --variant {}", args.variant);
+        let result = if let Some(data) = &args.data {
+            command += &format!(" --data {data}");
+            let mut samples = Vec::new();
+            for (n, fen, score) in lines(data, &read(data)?)? {
+                let bad = |why: String| Error::Usage(format!("{data}:{n}: {why}"));
+                let score = score.parse().map_err(|_| bad(format!("'{score}' is not a score")))?;
+                samples.push((position(rules, fen).map_err(bad)?, score));
+            }
+            emit(out, format_args!("# {command} ({} positions)", samples.len()))?;
+            let mut log = Vec::new();
+            let result = fit(&mut samples, &start, args.rounds, |l| {
+                eprintln!("{l}");
+                log.push(l.to_string());
+            });
+            (result, log)
+        } else {
+            let path = args.results.as_deref().unwrap_or_default();
+            if let Some(games) = args.self_play {
+                let options = SelfPlay {
+                    games,
+                    nodes: args.nodes,
+                    random_plies: args.random_plies,
+                    max_plies: args.max_plies,
+                    seed: args.seed,
+                };
+                command += &format!(
+                    " --self-play {games} --nodes {} --random-plies {} --max-plies {} --seed {}",
+                    args.nodes, args.random_plies, args.max_plies, args.seed
+                );
+                write_games(rules, &start, &options, path)?;
+            }
+            command += &format!(" --results {path}");
+            let mut samples = Vec::new();
+            for (n, fen, result) in lines(path, &read(path)?)? {
+                let bad = |why: String| Error::Usage(format!("{path}:{n}: {why}"));
+                let sente = match result {
+                    "1-0" => 1.0,
+                    "0-1" => 0.0,
+                    "1/2-1/2" => 0.5,
+                    _ => return Err(bad(format!("'{result}' is not 1-0, 0-1 or 1/2-1/2"))),
+                };
+                let pos = position(rules, fen).map_err(bad)?;
+                let mine = if pos.turn() == koma::board::Color::Sente { sente } else { 1.0 - sente };
+                samples.push((pos, mine));
+            }
+            emit(out, format_args!("# {command} ({} positions)", samples.len()))?;
+            let mut log = Vec::new();
+            let result = fit_results(samples, &start, args.rounds, |l| {
+                eprintln!("{l}");
+                log.push(l.to_string());
+            });
+            (result, log)
+        };
+        print_fit(out, &result.0, &result.1)
     })
+}
+
+/// The data lines of a file as (line number, FEN, the field after the tab).
+fn lines<'a>(path: &str, text: &'a str) -> Result<Vec<(usize, &'a str, &'a str)>, Error> {
+    let mut all = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((fen, value)) = line.split_once('\t') else {
+            return Err(Error::Usage(format!(
+                "{path}:{}: expected FEN<TAB>value",
+                n + 1
+            )));
+        };
+        all.push((n + 1, fen, value.trim()));
+    }
+    if all.is_empty() {
+        return Err(Error::Usage(format!("{path}: no positions")));
+    }
+    Ok(all)
+}
+
+fn position<B: koma::board::Bitboard>(
+    rules: &std::sync::Arc<koma::rules::Rules<B>>,
+    fen: &str,
+) -> Result<Position<B>, String> {
+    let setup = Setup::parse_fen(fen).map_err(|e| e.to_string())?;
+    Position::new(rules, &setup).map_err(|e| e.to_string())
+}
+
+/// Plays the self-play games and writes their positions with the results.
+fn write_games<B: koma::board::Bitboard>(
+    rules: &std::sync::Arc<koma::rules::Rules<B>>,
+    params: &Params,
+    options: &SelfPlay,
+    path: &str,
+) -> Result<(), Error> {
+    let file = std::fs::File::create(path).map_err(Error::io(format!("create {path}")))?;
+    let mut file = std::io::BufWriter::new(file);
+    let mut failed = None;
+    let mut score = [0usize; 3];
+    self_play(&Position::start(rules), params, options, |g, game| {
+        let result = match game.result {
+            r if r > 0.75 => "1-0",
+            r if r < 0.25 => "0-1",
+            _ => "1/2-1/2",
+        };
+        score[if result == "1-0" {
+            0
+        } else if result == "0-1" {
+            2
+        } else {
+            1
+        }] += 1;
+        for pos in &game.positions {
+            if let Err(e) = writeln!(file, "{}\t{result}", pos.to_setup().to_fen()) {
+                failed.get_or_insert(e);
+            }
+        }
+        if (g + 1) % 50 == 0 || g + 1 == options.games {
+            eprintln!(
+                "self-play: {} games (sente {} wins, {} draws, gote {} wins)",
+                g + 1,
+                score[0],
+                score[1],
+                score[2]
+            );
+        }
+    });
+    if let Some(e) = failed {
+        return Err(Error::io(format!("write {path}"))(e));
+    }
+    file.flush().map_err(Error::io(format!("write {path}")))
+}
+
+fn print_fit(out: &mut dyn Write, result: &Fit, log: &[String]) -> Result<(), Error> {
+    for l in log {
+        emit(out, format_args!("# {l}"))?;
+    }
+    emit(
+        out,
+        format_args!(
+            "# {} positions; loss {:.6} -> {:.6}; koma's scores times {:.4} through the curve",
+            result.positions, result.loss_before, result.loss_after, result.scale
+        ),
+    )?;
+    for name in Params::NAMES {
+        emit(
+            out,
+            format_args!("{name} = {}", result.params.get(name).unwrap_or(0)),
+        )?;
+    }
+    Ok(())
 }

@@ -102,6 +102,34 @@ impl Params {
     /// not (not fitted by `koma tune`).
     pub const SEARCH_ONLY: [&'static str; 1] = ["contempt"];
 
+    /// The weights a variant plays with: the defaults, with the weights its
+    /// file gives (`engine.eval`) over them.
+    pub fn for_rules<B>(rules: &Rules<B>) -> Params {
+        let mut p = Params::default();
+        let e = &rules.eval;
+        let given = [
+            (&mut p.mobility, e.mobility),
+            (&mut p.camp_attack, e.camp_attack),
+            (&mut p.promotion, e.promotion),
+            (&mut p.king_attack, e.king_attack),
+            (&mut p.king_weak, e.king_weak),
+            (&mut p.king_defender, e.king_defender),
+            (&mut p.king_hand, e.king_hand),
+            (&mut p.king_drop_check, e.king_drop_check),
+            (&mut p.king_divisor, e.king_divisor),
+            (&mut p.king_max, e.king_max),
+            (&mut p.tempo, e.tempo),
+            (&mut p.hand, e.hand),
+            (&mut p.contempt, e.contempt),
+        ];
+        for (field, value) in given {
+            if let Some(v) = value {
+                *field = v;
+            }
+        }
+        p
+    }
+
     /// The weight of this name.
     pub fn get(&self, name: &str) -> Option<i32> {
         self.clone().field(name).map(|f| *f)

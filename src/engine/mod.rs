@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::Bitboard;
 use crate::position::{AnyPosition, Move, Position};
+use crate::rules::Rules;
 use crate::with_position;
 
 pub use eval::{Params, evaluate, evaluate_with};
@@ -30,7 +31,7 @@ use iterate::Shared;
 pub use mate::{MATE_MAX_PLIES, MateAnswer, find_mate, find_mate_any};
 pub use time::{Budget, Clock, MOVE_OVERHEAD};
 use tt::Table;
-pub use tune::{Fit, fit};
+pub use tune::{Fit, SelfPlay, SelfPlayGame, fit, fit_results, self_play};
 
 /// A score in centipawn-like units of the variant's piece values.
 pub type Score = i32;
@@ -149,10 +150,18 @@ pub const MAX_THREADS: usize = 64;
 /// own copy of the position, half of the helpers one ply deeper, all
 /// sharing the transposition table, so that each finds the others' results
 /// there; the first thread's answer is the engine's.
+///
+/// Its evaluation's weights are the variant's ([`Params::for_rules`]: the
+/// defaults with the variant file's `engine.eval` over them), each weight
+/// set on the engine ([`Engine::set_param`], the USI/UCI options) replacing
+/// the variant's, for every variant it plays.
 pub struct Engine {
     table: Arc<Table>,
     workers: Vec<Worker>,
-    params: Params,
+    /// The weights set on the engine, over the variant's.
+    set: Vec<(&'static str, i32)>,
+    /// The weights of the last search, whose scores the table holds.
+    last: Option<Params>,
 }
 
 impl Default for Engine {
@@ -177,19 +186,54 @@ impl Engine {
         Engine {
             workers: vec![Worker::new(table.clone(), Arc::new(reductions))],
             table,
-            params: Params::default(),
+            set: Vec::new(),
+            last: None,
         }
     }
 
-    /// The evaluation's weights.
-    pub fn params(&self) -> &Params {
-        &self.params
+    /// The weights the engine evaluates with in a variant: the variant's,
+    /// with those set on the engine over them.
+    pub fn params_for<B: Bitboard>(&self, rules: &Rules<B>) -> Params {
+        let mut p = Params::for_rules(rules);
+        for &(name, value) in &self.set {
+            p.set(name, value);
+        }
+        p
     }
 
-    /// Evaluates with these weights from now on.
+    /// The weights set on the engine (name and value), over the variant's.
+    pub fn weights_set(&self) -> &[(&'static str, i32)] {
+        &self.set
+    }
+
+    /// Sets the weight of this name for every variant from now on; false
+    /// (and nothing set) if there is no such weight.
+    pub fn set_param(&mut self, name: &str, value: i32) -> bool {
+        let Some(&name) = Params::NAMES.iter().find(|&&n| n == name) else {
+            return false;
+        };
+        self.set.retain(|(n, _)| *n != name);
+        self.set.push((name, value));
+        true
+    }
+
+    /// Evaluates with these weights, all of them, in every variant from now on.
     pub fn set_params(&mut self, params: Params) {
-        self.params = params;
-        self.table.clear();
+        self.set.clear();
+        for name in Params::NAMES {
+            self.set_param(name, params.get(name).unwrap_or(0));
+        }
+    }
+
+    /// The weights for a search of `rules`; a change of weights since the
+    /// last search empties the table (its scores are the old weights').
+    fn params_now<B: Bitboard>(&mut self, rules: &Rules<B>) -> Params {
+        let params = self.params_for(rules);
+        if self.last.as_ref() != Some(&params) {
+            self.table.clear();
+            self.last = Some(params.clone());
+        }
+        params
     }
 
     /// How many threads search.
@@ -228,11 +272,11 @@ impl Engine {
         }
         let start = Instant::now();
         let nodes = AtomicU64::new(0);
+        let params = &self.params_now(pos.rules());
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         // The helpers (none with one thread) stop when the first thread has
         // its answer.
         let done = AtomicBool::new(false);
-        let params = &self.params;
         let helper_limits = Limits {
             optimum: None,
             lines: 1,
@@ -276,7 +320,8 @@ impl Engine {
             nodes: &nodes,
             first_depth: 1,
         };
-        let mut run = search::Run::new(pos, &self.params, limits, shared).without_contempt();
+        let params = self.params_now(pos.rules());
+        let mut run = search::Run::new(pos, &params, limits, shared).without_contempt();
         self.workers[0].quiesce(pos, &mut run, 0, -INFINITY, INFINITY)
     }
 

@@ -261,8 +261,10 @@ impl Session {
             &self.out,
             &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         );
-        // The evaluation's weights (koma::engine::Params), for tuning.
-        let params = Params::default();
+        // The evaluation's weights (koma::engine::Params), for tuning: the
+        // defaults shown are the current variant's (its file's
+        // `engine.eval` over the generic defaults).
+        let params = crate::with_rules!(&self.game, rules => Params::for_rules(rules));
         for name in Params::NAMES {
             say(
                 &self.out,
@@ -354,11 +356,13 @@ impl Session {
                     let old = self
                         .engine
                         .lock()
-                        .map(|e| (e.params().clone(), e.threads()))
+                        .map(|e| (e.weights_set().to_vec(), e.threads()))
                         .ok();
                     let mut engine = Engine::new(mb.clamp(1, self.caps.max_hash_mb.max(1)));
-                    if let Some((params, threads)) = old {
-                        engine.set_params(params);
+                    if let Some((weights, threads)) = old {
+                        for (name, value) in weights {
+                            engine.set_param(name, value);
+                        }
                         engine.set_threads(threads);
                     }
                     self.engine = Arc::new(Mutex::new(engine));
@@ -366,17 +370,15 @@ impl Session {
             }
             _ => {
                 if let (Some(_), Ok(v)) = (Params::default().get(name), value.parse::<i32>()) {
+                    if name == "king_divisor" && v <= 0 {
+                        return say(
+                            &self.out,
+                            "info string error: king_divisor must be positive",
+                        );
+                    }
                     self.wait();
                     if let Ok(mut e) = self.engine.lock() {
-                        let mut p = e.params().clone();
-                        p.set(name, v.clamp(-PARAM_LIMIT, PARAM_LIMIT));
-                        if name == "king_divisor" && p.king_divisor <= 0 {
-                            return say(
-                                &self.out,
-                                "info string error: king_divisor must be positive",
-                            );
-                        }
-                        e.set_params(p);
+                        e.set_param(name, v.clamp(-PARAM_LIMIT, PARAM_LIMIT));
                     }
                 }
             }

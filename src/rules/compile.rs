@@ -67,6 +67,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     let records = spec.records.clone().unwrap_or_default();
     rules.kif_handicap = records.kif_handicap;
     rules.pgn_variant = records.pgn_variant;
+    rules.eval = spec.eval.clone().unwrap_or_default();
     rules.promotion = rules_spec.promotion;
     rules.immobile_drops = rules_spec.immobile_drops;
     rules.drop_promoted = rules_spec.drop_promoted;

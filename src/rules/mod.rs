@@ -215,6 +215,8 @@ pub struct Rules<B> {
     pub kif_handicap: Option<String>,
     /// The PGN `[Variant]` tag (`engine.records.pgn_variant`).
     pub pgn_variant: Option<String>,
+    /// The engine's evaluation weights the file gives (`engine.eval`).
+    pub eval: crate::variant::schema::EvalSpec,
     /// Whether captured pieces go to hand.
     pub drops: bool,
     /// When pieces promote.

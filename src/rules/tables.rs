@@ -200,6 +200,7 @@ pub(super) fn tables<B: Bitboard>(
         cell_size: None,
         kif_handicap: None,
         pgn_variant: None,
+        eval: Default::default(),
         drops: true,
         promotion: PromotionRule::Optional,
         immobile_drops: false,

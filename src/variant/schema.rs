@@ -31,6 +31,45 @@ pub struct EngineSpec {
     /// How game records name the variant.
     #[serde(default)]
     pub records: Option<RecordsSpec>,
+    /// The engine's evaluation weights for this variant (`koma tune` finds
+    /// them); a weight not given keeps the engine's generic default.
+    #[serde(default)]
+    pub eval: Option<EvalSpec>,
+}
+
+/// `engine.eval`: weights of the engine's evaluation (and its contempt),
+/// as `koma::engine::Params` names and reads them; each one given replaces
+/// the engine's default when it plays this variant.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct EvalSpec {
+    #[serde(default)]
+    pub mobility: Option<i32>,
+    #[serde(default)]
+    pub camp_attack: Option<i32>,
+    #[serde(default)]
+    pub promotion: Option<i32>,
+    #[serde(default)]
+    pub king_attack: Option<i32>,
+    #[serde(default)]
+    pub king_weak: Option<i32>,
+    #[serde(default)]
+    pub king_defender: Option<i32>,
+    #[serde(default)]
+    pub king_hand: Option<i32>,
+    #[serde(default)]
+    pub king_drop_check: Option<i32>,
+    #[serde(default)]
+    pub king_divisor: Option<i32>,
+    #[serde(default)]
+    pub king_max: Option<i32>,
+    #[serde(default)]
+    pub tempo: Option<i32>,
+    #[serde(default)]
+    pub hand: Option<i32>,
+    #[serde(default)]
+    pub contempt: Option<i32>,
 }
 
 /// `engine.records`: the names game records give the variant.

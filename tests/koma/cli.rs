@@ -558,3 +558,37 @@ fn lishogis_annan_name_works_with_every_command() {
         assert!(out.contains("bestmove "), "{protocol}: {out}{err}");
     }
 }
+
+/// `koma tune --results` reads `FEN<TAB>result` lines and fits to them; a
+/// line it cannot read is refused with its file and line, and no weights
+/// are printed.
+#[test]
+fn tune_fits_to_results_and_refuses_a_bad_line_with_its_place() {
+    let dir = std::env::temp_dir().join(format!("koma-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = dir.join("good.txt");
+    let bad = dir.join("bad.txt");
+    let start = "rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1";
+    let up = "1bsgkn/5p/6/6/P5/NKGSBR[R] w - - 0 1";
+    std::fs::write(&good, format!("# games\n{start}\t1/2-1/2\n{up}\t1-0\n")).expect("write");
+    std::fs::write(&bad, format!("# games\n{start}\t1-0\n{up}\twon\n")).expect("write");
+    let o = koma(&[
+        "tune",
+        "--results",
+        good.to_str().expect("path"),
+        "--rounds",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).lines().any(|l| l.starts_with("mobility = ")),
+        "{}",
+        stdout(&o)
+    );
+    let o = koma(&["tune", "--results", bad.to_str().expect("path")]);
+    assert!(!o.status.success());
+    let want = format!("{}:3: 'won' is not 1-0, 0-1 or 1/2-1/2", bad.display());
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,13 +5,15 @@
 use std::sync::atomic::AtomicBool;
 
 use koma::board::Color;
-use koma::engine::{Engine, Limits, evaluate};
+use koma::engine::{
+    Engine, Limits, Params, SelfPlay, evaluate, evaluate_with, fit_results, self_play,
+};
 use koma::notation::Notation;
 use koma::position::{AnyPosition, Move, Position};
 use koma::setup::Setup;
 use koma::{variant, with_rules};
 
-use crate::common::{Rng, game, tests_dir};
+use crate::common::{Rng, game, tests_dir, variant_path};
 
 /// Nodes per tactics position: the search is single-threaded and stops on
 /// its node count, so each answer is reproducible.
@@ -311,9 +313,7 @@ fn contempt_makes_the_engine_avoid_a_repetition_when_behind() {
                 let mut pos = Position::new(rules, &setup).expect("valid");
                 let repeat = shuffle_royals(&mut pos);
                 let mut engine = Engine::new(16);
-                let mut params = engine.params().clone();
-                params.contempt = contempt;
-                engine.set_params(params);
+                engine.set_param("contempt", contempt);
                 let stop = AtomicBool::new(false);
                 let limits = Limits {
                     depth: Some(4),
@@ -337,4 +337,101 @@ fn contempt_makes_the_engine_avoid_a_repetition_when_behind() {
             }
         });
     }
+}
+
+/// The weights a variant file gives (`engine.eval`, here two of them in
+/// tests/engine/judkins-weighted.md) are the engine's in that variant: the
+/// others keep the parent's, the search evaluates with them, and a weight
+/// set on the engine (a USI/UCI option) replaces the file's.
+#[test]
+fn a_variant_files_weights_are_the_engines_and_an_option_overrides_them() {
+    let parent = game("judkins-shogi");
+    let weighted = game(&variant_path("tests/engine/judkins-weighted.md"));
+    let inherited = with_rules!(&parent, rules => Params::for_rules(rules));
+    with_rules!(&weighted, rules => {
+        let params = Params::for_rules(rules);
+        assert_eq!((params.mobility, params.tempo), (40, 0));
+        for name in Params::NAMES.iter().filter(|n| !["mobility", "tempo"].contains(n)) {
+            assert_eq!(params.get(name), inherited.get(name), "{name}");
+        }
+        // A position that is not symmetric: the weights change its score,
+        // and the engine's quiescence score is the one an engine given the
+        // file's weights explicitly finds, not the parent's weights' one.
+        let mut pos = Position::start(rules);
+        pos.play(pos.legal_moves()[0]);
+        assert_ne!(evaluate_with(&pos, &params), evaluate_with(&pos, &inherited));
+        let quiet = |set: Option<&Params>, pos: &mut Position<_>| {
+            let mut e = Engine::new(1);
+            if let Some(p) = set {
+                e.set_params(p.clone());
+            }
+            e.quiet_score(pos)
+        };
+        let file = quiet(None, &mut pos);
+        assert_eq!(file, quiet(Some(&params), &mut pos));
+        assert_ne!(file, quiet(Some(&inherited), &mut pos));
+        let mut engine = Engine::new(1);
+        assert_eq!(engine.params_for(rules), params);
+        // An option replaces the file's weight and keeps the others.
+        assert!(engine.set_param("mobility", 5));
+        assert!(!engine.set_param("mobilty", 5));
+        let mut set = params.clone();
+        set.mobility = 5;
+        assert_eq!(engine.params_for(rules), set);
+        assert_eq!(engine.quiet_score(&mut pos), quiet(Some(&set), &mut pos));
+    });
+}
+
+/// Self-play games (koma tune --self-play) are a function of their options,
+/// differ from one another by their random plies, end in results, and the
+/// fit to their results (Texel's method) lowers its loss.
+#[test]
+fn self_play_is_reproducible_and_the_fit_to_its_results_lowers_the_loss() {
+    let g = game("minishogi");
+    with_rules!(&g, rules => {
+        let options = SelfPlay {
+            games: 6,
+            nodes: 300,
+            random_plies: 4,
+            max_plies: 200,
+            seed: 7,
+        };
+        let play = || {
+            let mut games = Vec::new();
+            self_play(&Position::start(rules), &Params::default(), &options, |_, g| {
+                let fens: Vec<String> = g.positions.iter().map(|p| p.to_setup().to_fen()).collect();
+                games.push((fens, g.result, g.positions));
+            });
+            games
+        };
+        let (a, b) = (play(), play());
+        assert_eq!(a.len(), 6);
+        let texts = |v: &[(Vec<String>, f64, Vec<Position<_>>)]| -> Vec<(Vec<String>, f64)> {
+            v.iter().map(|(f, r, _)| (f.clone(), *r)).collect()
+        };
+        assert_eq!(texts(&a), texts(&b));
+        let firsts: std::collections::BTreeSet<&String> = a.iter().filter_map(|(f, _, _)| f.first()).collect();
+        assert!(firsts.len() > 1, "the random plies make games differ");
+        let mut samples = Vec::new();
+        for (_, result, positions) in a {
+            assert!([0.0, 0.5, 1.0].contains(&result));
+            assert!(!positions.is_empty());
+            for pos in positions {
+                assert!(!pos.in_check());
+                let mine = if pos.turn() == Color::Sente { result } else { 1.0 - result };
+                samples.push((pos, mine));
+            }
+        }
+        let n = samples.len();
+        let fit = fit_results(samples, &Params::default(), 3, |_| {});
+        assert!(fit.positions > 0 && fit.positions <= n);
+        assert!(fit.scale > 0.0);
+        assert!(
+            fit.loss_after < fit.loss_before,
+            "{} -> {}",
+            fit.loss_before,
+            fit.loss_after
+        );
+        assert_ne!(fit.params, Params::default());
+    });
 }

@@ -350,3 +350,22 @@ fn bestmove_win_under_the_impasse_rule() {
     );
     assert_ne!(bestmoves(&out), ["win"], "{out:?}");
 }
+
+/// The evaluation weights' options show, as their defaults, the current
+/// variant's weights: its file's `engine.eval` over the generic defaults.
+#[test]
+fn weight_options_show_the_variant_files_weights() {
+    let path = tests_dir().join("engine/judkins-weighted.md");
+    let input = format!(
+        "usi\nsetoption name USI_Variant value {}\nusi\nquit\n",
+        path.display()
+    );
+    let (out, err, code) = koma_with_input(&["usi"], input.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    let mobility: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("option name mobility "))
+        .collect();
+    assert_eq!(mobility.len(), 2, "{out}");
+    assert!(mobility[1].contains(" default 40 "), "{mobility:?}");
+}

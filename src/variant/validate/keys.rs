@@ -5,7 +5,7 @@
 
 /// The keys of `engine`.
 pub(super) const ENGINE: &[&str] = &[
-    "topology", "players", "setup", "render", "pieces", "rules", "records",
+    "topology", "players", "setup", "render", "pieces", "rules", "records", "eval",
 ];
 /// The keys of `engine.topology`.
 pub(super) const TOPOLOGY: &[&str] = &["type", "rows", "cols"];
@@ -63,6 +63,22 @@ pub(super) const MOVE_AS_FRIEND_AT: &[&str] = &["forward", "right"];
 pub(super) const BARE_ROYAL: &[&str] = &["loses", "uncounted", "both_draw"];
 /// The keys of `engine.records`.
 pub(super) const RECORDS: &[&str] = &["kif_handicap", "pgn_variant"];
+/// The keys of `engine.eval`: the engine's weights (`koma::engine::Params`).
+pub(super) const EVAL: &[&str] = &[
+    "mobility",
+    "camp_attack",
+    "promotion",
+    "king_attack",
+    "king_weak",
+    "king_defender",
+    "king_hand",
+    "king_drop_check",
+    "king_divisor",
+    "king_max",
+    "tempo",
+    "hand",
+    "contempt",
+];
 /// The keys of `engine.rules.repetition`.
 pub(super) const REPETITION: &[&str] = &["count", "result", "perpetual_check_loses"];
 /// The keys of `engine.rules.declaration`.
@@ -83,6 +99,7 @@ pub(super) const SECTIONS: &[(&str, &[&str])] = &[
     ("engine.rules.bare_royal", BARE_ROYAL),
     ("engine.rules.declaration", DECLARATION),
     ("engine.records", RECORDS),
+    ("engine.eval", EVAL),
 ];
 
 /// The board kinds of `engine.topology.type`.

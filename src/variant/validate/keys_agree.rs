@@ -17,9 +17,9 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 
 use super::keys::{PROMOTION_RULES, REPETITION_RESULTS, SECTIONS};
 use crate::variant::schema::{
-    BareRoyalSpec, DeclarationSpec, EngineSpec, FriendSquareSpec, PieceSpec, PromotionRule,
-    PromotionSpec, RecordsSpec, RenderSpec, RepetitionResult, RepetitionSpec, RulesSpec,
-    TopologySpec, TradeLimitsSpec,
+    BareRoyalSpec, DeclarationSpec, EngineSpec, EvalSpec, FriendSquareSpec, PieceSpec,
+    PromotionRule, PromotionSpec, RecordsSpec, RenderSpec, RepetitionResult, RepetitionSpec,
+    RulesSpec, TopologySpec, TradeLimitsSpec,
 };
 
 /// A deserializer that records the names a type asks for, then fails.
@@ -89,6 +89,7 @@ fn serde_sections() -> Vec<(&'static str, &'static [&'static str])> {
         ("engine.rules.bare_royal", names::<BareRoyalSpec>()),
         ("engine.rules.declaration", names::<DeclarationSpec>()),
         ("engine.records", names::<RecordsSpec>()),
+        ("engine.eval", names::<EvalSpec>()),
     ]
 }
 

@@ -29,10 +29,13 @@ use crate::variant::Problem;
 use crate::variant::limits::{MAX_FILES, MAX_RANKS};
 use crate::variant::schema::{EngineSpec, PieceSpec, PromotionSpec};
 use keys::{
-    DECLARATION, ENGINE, PROMOTION_RULES, RECORDS, RENDER, REPETITION, REPETITION_RESULTS, RULES,
-    TOPOLOGY, TOPOLOGY_TYPES,
+    DECLARATION, ENGINE, EVAL, PROMOTION_RULES, RECORDS, RENDER, REPETITION, REPETITION_RESULTS,
+    RULES, TOPOLOGY, TOPOLOGY_TYPES,
 };
 use shape::Checker;
+
+/// The largest weight `engine.eval` takes (either sign).
+pub const EVAL_LIMIT: i64 = 100_000;
 
 /// A piece as the validator accepted it: its entry of `engine.pieces`,
 /// typed, with its letter and its movements compiled.
@@ -105,6 +108,9 @@ pub fn validate(front: &Value) -> Result<Validated, Vec<Problem>> {
     }
     if let Some(r) = e.get("records") {
         c.records(r);
+    }
+    if let Some(w) = e.get("eval").filter(|w| !w.is_null()) {
+        c.eval(w);
     }
     if !c.problems.is_empty() {
         return Err(c.problems);
@@ -288,6 +294,23 @@ impl Checker {
                 let p = format!("{path}.{key}");
                 self.value(&p, format!("{p} must be a name on one line, not '{s}'"));
             }
+        }
+    }
+
+    /// `engine.eval`: whole numbers, in the range the engine's options
+    /// take; `king_divisor` divides, so it is positive.
+    fn eval(&mut self, w: &Value) {
+        let path = "engine.eval";
+        let Some(w) = self.map(w, path, EVAL, &[]) else {
+            return;
+        };
+        for key in EVAL {
+            let min = if *key == "king_divisor" {
+                1
+            } else {
+                -EVAL_LIMIT
+            };
+            self.int(w, path, key, min, EVAL_LIMIT);
         }
     }
 
