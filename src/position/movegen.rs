@@ -631,7 +631,7 @@ impl<B: Bitboard> Position<B> {
         let rules = &*self.rules;
         let us = self.turn;
         let promoting = if !rules.promotion.turns_both_ways() {
-            targets & rules.from_square(us, role, from)[1]
+            targets & rules.ends_and_promotions(us, role, from)[1]
         } else if !rules.two_sided(role) {
             B::EMPTY
         } else if rules.promotion == PromotionRule::Flip {

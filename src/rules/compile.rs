@@ -282,7 +282,7 @@ fn near_royal<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
     near
 }
 
-/// The table of [`Rules::from_square`] (empty where pieces turn both ways).
+/// The table of [`Rules::ends_and_promotions`] (empty where pieces turn both ways).
 fn zone_masks<B: Bitboard>(rules: &Rules<B>) -> Vec<[B; 2]> {
     if rules.promotion.turns_both_ways() {
         return Vec::new();

@@ -297,7 +297,7 @@ pub struct Rules<B> {
     pub(crate) reach: Vec<B>,
     /// [`Rules::ride_xray`] by `(colour, role)` then square.
     pub(crate) xray: Vec<B>,
-    /// [`Rules::from_square`] by `(colour, role)` then square (empty under
+    /// [`Rules::ends_and_promotions`] by `(colour, role)` then square (empty under
     /// the rules that turn pieces both ways).
     pub(crate) zone_masks: Vec<[B; 2]>,
     /// [`Rules::near_royal`] by colour, square, then role (empty where
@@ -589,7 +589,7 @@ impl<B: Bitboard> Rules<B> {
                 false => self.arrive[cr],
             }
         } else {
-            self.from_square(color, role, from)[0]
+            self.ends_and_promotions(color, role, from)[0]
         }
     }
 
@@ -599,7 +599,7 @@ impl<B: Bitboard> Rules<B> {
     /// outside, nowhere for a role that does not promote): one table read
     /// in place of tests that change from piece to piece.
     #[inline]
-    pub(crate) fn from_square(&self, color: Color, role: Role, from: Square) -> [B; 2] {
+    pub(crate) fn ends_and_promotions(&self, color: Color, role: Role, from: Square) -> [B; 2] {
         self.zone_masks[self.cr(color, role) * self.squares + from.index()]
     }
 
