@@ -21,6 +21,9 @@ Run from anywhere (needs python3 with pyffish, and a built koma:
 Options:
   --variants a,b    koma slugs or Fairy-Stockfish names (default: all fifteen)
   --games N         games per variant (default 20; unlimited with --max-seconds)
+  --first-game G    number the games from G (default 0): a run stopped by
+                    --max-seconds after its games 0..G-1 of each variant is
+                    continued by the same command with --first-game G
   --plies P         at most P moves a game (default 200)
   --seed S          base seed (default 1); game g of variant v uses the seed
                     "S:v:g", so a game is the same whatever --jobs is
@@ -1076,6 +1079,7 @@ def main():
                                  epilog="See the module docstring (head of this file) for details.")
     ap.add_argument("--variants", default="")
     ap.add_argument("--games", type=int, default=None)
+    ap.add_argument("--first-game", type=int, default=0)
     ap.add_argument("--plies", type=int, default=200)
     ap.add_argument("--seed", default="1")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
@@ -1135,8 +1139,8 @@ def main():
     deadline = t0 + a.max_seconds if a.max_seconds else 0
 
     def tasks():
-        g = 0
-        while not a.games or g < a.games:
+        g = a.first_game
+        while not a.games or g < a.first_game + a.games:
             for slug in slugs:
                 if deadline and time.time() > deadline:
                     return
