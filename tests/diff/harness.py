@@ -21,6 +21,9 @@ Run from anywhere (needs python3 with pyffish, and a built koma:
 Options:
   --variants a,b    koma slugs or Fairy-Stockfish names (default: all fifteen)
   --games N         games per variant (default 20; unlimited with --max-seconds)
+  --first-game G    number the games from G (default 0): a run stopped by
+                    --max-seconds after its games 0..G-1 of each variant is
+                    continued by the same command with --first-game G
   --plies P         at most P moves a game (default 200)
   --seed S          base seed (default 1); game g of variant v uses the seed
                     "S:v:g", so a game is the same whatever --jobs is
@@ -35,6 +38,16 @@ Options:
   --self-check      also recompute every answer the slow, plain way (see
                     "Speed-ups") and count any disagreement as a harness error
   --exact           use only the plain way (no speed-ups; ~3x slower)
+  --backend B       pyffish (default) or ffish: the same Fairy-Stockfish
+                    functions answered by npm ffish (Fairy-Stockfish as
+                    WebAssembly, `npm ci --prefix tests/ffish`) in one node
+                    process per worker (tests/ffish/oracle.cjs), which keeps
+                    its board instead of re-initialising the variant at every
+                    call as pyffish does (see "Backends")
+  --compare-backends  also ask the other backend every question the oracle
+                    answers (legal moves and verdict of every position, the
+                    check flags, the FEN after the game) and count any
+                    disagreement as a harness error; games follow --backend
   --koma PATH       koma binary (default: <repo>/target/release/koma)
   --oracle PATH     fsoracle.py (default: $FSORACLE, else
                     ../shared/oracle/fsoracle.py relative to the repository root)
@@ -128,6 +141,16 @@ re-initialises the piece tables; the harness is bound by that):
   --self-check verifies all of this against the plain calls at every ply
   (get_fen, gives_check(fen), is_immediate_game_end(fen) in every variant,
   legal moves through an unwrapped oracle); --exact uses only the plain calls.
+
+Backends: pyffish 0.0.90 and npm ffish 0.7.10 (tests/ffish/package-lock.json)
+are both "Fairy-Stockfish 230826 LB by Fabian Fichter" (their info()). The
+oracle's logic (fsoracle.py's drop-mate filter, generate.py's variants.ini
+games, drop-mate table and check counting, the speed-ups above) is the same
+Python for both; only the pyffish functions it calls are answered by ffish
+instead (class FfishSF, which says how is_immediate_game_end and game_result
+are read from ffish's result()). A pyffish call costs ~3.5 ms; an ffish call
+is one line to node and back (~0.1 ms). tests/diff/results.txt has the
+--compare-backends run that showed the two equal.
 """
 import argparse
 import hashlib
@@ -148,6 +171,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 GENERATE = REPO / "tests" / "oracle" / "generate.py"
 SHOGIOPS_SCRIPT = REPO / "tests" / "shogiops" / "oracle.mjs"
+FFISH_SCRIPT = REPO / "tests" / "ffish" / "oracle.cjs"
 
 # (koma slug, Fairy-Stockfish name, start FEN)
 VARIANTS = [
@@ -400,6 +424,125 @@ class FastSF(CountingSF):
         return self._sf.gives_check(variant, fen, moves)
 
 
+class FfishSF:
+    """pyffish's functions as the harness and the oracle call them, answered
+    by Fairy-Stockfish compiled to WebAssembly (npm ffish, pinned in
+    tests/ffish/package-lock.json) in one `node tests/ffish/oracle.cjs`
+    process, which keeps one Board and sets its FEN (microseconds a call,
+    where pyffish re-initialises the variant every call: ~3.5 ms).
+
+    is_immediate_game_end and game_result come from ffish's result(), which
+    asks, in this order, FS's is_immediate_game_end, insufficient material
+    (a draw) and, with no legal move, mate or stalemate. pyffish's
+    game_result is asked only with no legal move and reads the immediate end,
+    else mate or stalemate: the same verdict unless ffish called insufficient
+    material. is_immediate_game_end is reported over where result() says the
+    game is over, also with no legal move: the harness then answers no moves
+    and result()'s verdict, which is the answer of pyffish's path (no immediate
+    end, no legal move, game_result). Where ffish reports insufficient
+    material and a draw, the two readings cannot be told apart, and pyffish
+    itself is asked (counted in `fallbacks`)."""
+
+    NOTATION_SAN = "SAN"
+
+    def __init__(self):
+        self.proc = None
+        self.fallbacks = 0
+        self._pyffish = None
+        self._config = None
+
+    def _start(self):
+        if not FFISH_SCRIPT.parent.joinpath("node_modules", "ffish").exists():
+            raise HarnessError(f"ffish is not installed: npm ci --prefix {FFISH_SCRIPT.parent}")
+        self.proc = subprocess.Popen(["node", str(FFISH_SCRIPT)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, bufsize=1)
+        if self._config is not None:
+            self._ask("config", self._config.replace("\n", "\\n"), "", [])
+
+    def _ask(self, cmd, variant, fen, moves):
+        if self.proc is None:
+            self._start()
+        self.proc.stdin.write(f"{cmd}\t{variant}\t{fen}\t{' '.join(moves)}\n")
+        self.proc.stdin.flush()
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise HarnessError(f"ffish ended (exit status {self.proc.poll()}) on "
+                                   f"{cmd} {variant} {fen} {' '.join(moves)}")
+            if line.startswith("@ "):
+                return line[2:].rstrip("\n")
+            if line.startswith("! "):
+                raise HarnessError(f"ffish: {line[2:].strip()} ({cmd} {variant} {fen} "
+                                   f"{' '.join(moves)})")
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+            self.proc = None
+
+    def info(self):
+        return self._ask("info", "", "", [])
+
+    def variants(self):
+        return self._ask("variants", "", "", []).split()
+
+    def load_variant_config(self, text):
+        self._config = text
+        self._ask("config", text.replace("\n", "\\n"), "", [])
+
+    def legal_moves(self, variant, fen, moves, chess960=False):
+        out = self._ask("legal", variant, fen, moves)
+        return out.split() if out else []
+
+    def gives_check(self, variant, fen, moves, chess960=False):
+        return self._ask("check", variant, fen, moves) == "1"
+
+    def get_fen(self, variant, fen, moves, chess960=False):
+        return self._ask("fen", variant, fen, moves)
+
+    def get_san_moves(self, variant, fen, moves, chess960=False, notation=None):
+        out = self._ask("san", variant, fen, moves)
+        return out.split() if out else []
+
+    def _value(self, variant, fen, moves):
+        """(over, value for the side to move) from ffish's result()."""
+        result, _legal, insufficient = self._ask("result", variant, fen, moves).split()
+        if result == "*":
+            return False, 0
+        if result == "1/2-1/2":
+            if insufficient == "1":
+                return None
+            return True, 0
+        white = self.get_fen(variant, fen, moves).split()[1] == "w" if moves else \
+            fen.split()[1] == "w"
+        return True, 1 if (result == "1-0") == white else -1
+
+    def _plain(self):
+        if self._pyffish is None:
+            import pyffish
+            if self._config is not None:
+                pyffish.load_variant_config(self._config)
+            self._pyffish = pyffish
+        self.fallbacks += 1
+        return self._pyffish
+
+    def is_immediate_game_end(self, variant, fen, moves, chess960=False):
+        ans = self._value(variant, fen, moves)
+        if ans is None:
+            return tuple(self._plain().is_immediate_game_end(variant, fen, moves))
+        return ans
+
+    def game_result(self, variant, fen, moves, chess960=False):
+        ans = self._value(variant, fen, moves)
+        if ans is None:
+            return self._plain().game_result(variant, fen, moves)
+        if not ans[0]:
+            raise HarnessError(f"game_result asked where ffish says the game goes on: {fen}")
+        return ans[1]
+
+
 def verdict(value, side):
     """FS value (for the side to move) -> winner name."""
     if value == 0:
@@ -431,27 +574,31 @@ def with_check_given(pos):
 
 
 class Oracle:
-    def __init__(self, path, exact, self_check):
-        import pyffish
-        self.sf_raw = pyffish
+    def __init__(self, path, exact, self_check, backend="pyffish"):
+        if backend == "ffish":
+            sf = FfishSF()
+        else:
+            import pyffish as sf
+        self.backend = backend
+        self.sf_raw = sf
         # The definitions generate.py completes the oracle with: variants.ini
         # games, pawn-drop mate where fsoracle.py does not list it, and the
         # drop-mate test where FS counts checks (ChecksReset).
         self.gen = load_oracle(str(GENERATE), "generate")
         defined = re.findall(r"^\[(\w+)", self.gen.VARIANTS_INI, re.M)
-        if not all(v in pyffish.variants() for v in defined):
-            pyffish.load_variant_config(self.gen.VARIANTS_INI)
+        if not all(v in sf.variants() for v in defined):
+            sf.load_variant_config(self.gen.VARIANTS_INI)
         self.calls = [0]
         self.exact = exact
         self.self_check = self_check
-        self.plain_sf = CountingSF(pyffish, self.calls)
+        self.plain_sf = CountingSF(sf, self.calls)
         self.plain = load_oracle(path, "fsoracle_plain")
         self.plain.sf = self.gen.ChecksReset(self.plain_sf)
         if exact:
             self.fast = self.plain
         else:
             self.fast = load_oracle(path, "fsoracle_fast")
-            self.fast.sf = self.gen.ChecksReset(FastSF(pyffish, self.calls))
+            self.fast.sf = self.gen.ChecksReset(FastSF(sf, self.calls))
         for mod in (self.plain, self.fast):
             for variant, letter in self.gen.MORE_DROP_MATE_ILLEGAL.items():
                 mod.DROP_MATE_ILLEGAL.setdefault(variant, letter)
@@ -724,7 +871,12 @@ def choose(rng, style, pos, fs, legal):
 class Worker:
     def __init__(self, cfg):
         self.cfg = cfg
-        self.oracle = Oracle(cfg["oracle"], cfg["exact"], cfg["self_check"])
+        self.oracle = Oracle(cfg["oracle"], cfg["exact"], cfg["self_check"], cfg["backend"])
+        # --compare-backends: the other backend's oracle, asked the same questions
+        self.other = None
+        if cfg["compare"]:
+            other = "ffish" if cfg["backend"] == "pyffish" else "pyffish"
+            self.other = Oracle(cfg["oracle"], cfg["exact"], False, other)
         self.komas = {}
         self.shogiops = Shogiops()
 
@@ -741,10 +893,12 @@ class Worker:
         style = STYLES[g % len(STYLES)]
         rng = random.Random(seed)
         calls0 = self.oracle.calls[0]
+        fallbacks0 = getattr(self.oracle.sf_raw, "fallbacks", 0)
         koma = self.koma(slug)
         fen = start
         pos = Pos.parse(fen)
         moves, rows = [], []
+        harness = []
         stopped = False
         for ply in range(cfg["plies"] + 1):
             if deadline and time.time() > deadline:
@@ -753,6 +907,12 @@ class Worker:
             fen = pos.fen()
             key = pos.key()
             legal, res = self.oracle.position(fs, fen, pos, key)
+            if self.other is not None:
+                ans2 = self.other.position(fs, fen, pos, key)
+                if ans2 != (legal, res):
+                    harness.append(f"{slug} game {g} ply {ply}: backends disagree at {fen}: "
+                                   f"{self.oracle.backend} {(legal, res)} "
+                                   f"{self.other.backend} {ans2}")
             rows.append([ply, fen, legal, res, None, key])
             if not legal or ply == cfg["plies"]:
                 break
@@ -765,12 +925,20 @@ class Worker:
             row[4] = ans
         lishogi = self.shogiops.query_many([Pos.parse(r[1]) for r in rows]) if fs in SHOGIOPS else None
         checks = self.oracle.checks(fs, start, moves, [r[1] for r in rows]) if rows else []
-        harness = []
+        if rows and self.other is not None:
+            checks2 = self.other.checks(fs, start, moves, [r[1] for r in rows])
+            if checks2 != checks:
+                i = next(i for i, (a, b) in enumerate(zip(checks, checks2)) if a != b)
+                harness.append(f"{slug} game {g} ply {rows[i][0]}: backends disagree on check at "
+                               f"{rows[i][1]}: {self.oracle.backend} {checks[i]} "
+                               f"{self.other.backend} {checks2[i]}")
         if rows and not self.oracle.exact:
-            ref = self.oracle.plain_sf.get_fen(fs, start, moves)
-            if pos_key(ref) != rows[-1][5]:
-                harness.append(f"{slug} game {g}: computed FEN {rows[-1][1]!r} != pyffish "
-                               f"get_fen {ref!r} after {' '.join(moves)}")
+            oracles = [self.oracle] + ([self.other] if self.other is not None else [])
+            for o in oracles:
+                ref = o.plain_sf.get_fen(fs, start, moves)
+                if pos_key(ref) != rows[-1][5]:
+                    harness.append(f"{slug} game {g}: computed FEN {rows[-1][1]!r} != "
+                                   f"{o.backend} get_fen {ref!r} after {' '.join(moves)}")
         if self.oracle.self_check and not self.oracle.exact:
             sf = self.oracle.plain_sf
             for i, (ply, fen, _l, _r, _k, key) in enumerate(rows):
@@ -819,7 +987,8 @@ class Worker:
                 d.update(variant=slug, fs=fs, game=g, ply=ply, style=style, seed=seed, fen=fen)
                 diffs.append(d)
         return {"variant": slug, "game": g, "stats": stats, "diffs": diffs, "harness": harness,
-                "calls": self.oracle.calls[0] - calls0, "stopped": stopped}
+                "calls": self.oracle.calls[0] - calls0, "stopped": stopped,
+                "fallbacks": getattr(self.oracle.sf_raw, "fallbacks", 0) - fallbacks0}
 
 
 _WORKER = None
@@ -910,6 +1079,7 @@ def main():
                                  epilog="See the module docstring (head of this file) for details.")
     ap.add_argument("--variants", default="")
     ap.add_argument("--games", type=int, default=None)
+    ap.add_argument("--first-game", type=int, default=0)
     ap.add_argument("--plies", type=int, default=200)
     ap.add_argument("--seed", default="1")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
@@ -917,6 +1087,8 @@ def main():
     ap.add_argument("--sample", action="store_true")
     ap.add_argument("--self-check", action="store_true")
     ap.add_argument("--exact", action="store_true")
+    ap.add_argument("--backend", choices=["pyffish", "ffish"], default="pyffish")
+    ap.add_argument("--compare-backends", action="store_true")
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))
     ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(REPO.parent / "shared" / "oracle" / "fsoracle.py")))
     ap.add_argument("--show", type=int, default=5)
@@ -941,7 +1113,16 @@ def main():
     try:
         if not Path(a.oracle).exists():
             raise RuntimeError(f"oracle not found: {a.oracle} (use --oracle or FSORACLE)")
-        Oracle(a.oracle, a.exact, False)
+        backends = [a.backend] + (["ffish" if a.backend == "pyffish" else "pyffish"]
+                                  if a.compare_backends else [])
+        for backend in backends:
+            probe = Oracle(a.oracle, a.exact, False, backend)
+            version = probe.sf_raw.info() if backend == "ffish" else \
+                "pyffish " + ".".join(map(str, probe.sf_raw.version())) + ", " + probe.sf_raw.info()
+            if backend == "ffish":
+                probe.sf_raw.stop()
+            if not a.quiet:
+                print(f"oracle backend {backend}: {version}", file=sys.stderr)
     except (Exception, SystemExit) as e:
         print(f"harness: cannot run the oracle: {e}", file=sys.stderr)
         sys.exit(2)
@@ -954,12 +1135,12 @@ def main():
         sys.exit(2)
 
     cfg = {"oracle": a.oracle, "koma": a.koma, "exact": a.exact, "self_check": a.self_check,
-           "seed": a.seed, "plies": a.plies}
+           "seed": a.seed, "plies": a.plies, "backend": a.backend, "compare": a.compare_backends}
     deadline = t0 + a.max_seconds if a.max_seconds else 0
 
     def tasks():
-        g = 0
-        while not a.games or g < a.games:
+        g = a.first_game
+        while not a.games or g < a.first_game + a.games:
             for slug in slugs:
                 if deadline and time.time() > deadline:
                     return
@@ -971,7 +1152,7 @@ def main():
     shown = {s: 0 for s in slugs}
     harness_errors = []
     fatal = []
-    total_pos = total_diff = 0
+    total_pos = total_diff = fallbacks = 0
     last_note = time.time()
     diff_out = open(a.diff_file, "w") if a.diff_file else None
     pool = multiprocessing.Pool(max(1, a.jobs), initializer=_init_worker, initargs=(cfg,))
@@ -991,6 +1172,7 @@ def main():
                 s[k] += st[k]
             s["keys"].update(st["keys"])
             s["calls"] += r["calls"]
+            fallbacks += r["fallbacks"]
             total_pos += st["positions"]
             for h in r["harness"]:
                 harness_errors.append(h)
@@ -1030,8 +1212,9 @@ def main():
               f"{s['over']:>10}{s['hand']:>9}{s['promoted']:>9}{s['diffs']:>7}  {kd}")
     calls = sum(s["calls"] for s in per.values())
     print(f"time {elapsed:.0f} s, {total_pos / max(elapsed, 1e-9):.0f} positions/s, jobs {a.jobs}, "
-          f"pyffish calls {calls} ({calls / max(total_pos, 1):.2f} a position), "
-          f"distinct positions {sum(len(s['keys']) for s in per.values())}"
+          f"{a.backend} calls {calls} ({calls / max(total_pos, 1):.2f} a position), "
+          + (f"pyffish fallbacks {fallbacks}, " if a.backend == "ffish" else "")
+          + f"distinct positions {sum(len(s['keys']) for s in per.values())}"
           + (", stopped at --max-seconds" if deadline and time.time() >= deadline else "")
           + (", interrupted" if interrupted else ""))
     for slug in slugs:
