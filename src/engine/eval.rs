@@ -82,21 +82,7 @@ impl Default for Params {
 
 impl Params {
     /// The names of the weights, as [`Params::parse`] reads them.
-    pub const NAMES: [&'static str; 13] = [
-        "mobility",
-        "camp_attack",
-        "promotion",
-        "king_attack",
-        "king_weak",
-        "king_defender",
-        "king_hand",
-        "king_drop_check",
-        "king_divisor",
-        "king_max",
-        "tempo",
-        "hand",
-        "contempt",
-    ];
+    pub const NAMES: [&'static str; 13] = crate::variant::schema::EVAL_WEIGHTS;
 
     /// Of [`Params::NAMES`], those the search reads and the evaluation does
     /// not (not fitted by `koma tune`).

@@ -37,6 +37,25 @@ pub struct EngineSpec {
     pub eval: Option<EvalSpec>,
 }
 
+/// The names of the weights `engine.eval` may give, in the order the
+/// engine keeps them (`koma::engine::Params::NAMES` is this list; the
+/// validator's keys of `engine.eval` too).
+pub const EVAL_WEIGHTS: [&str; 13] = [
+    "mobility",
+    "camp_attack",
+    "promotion",
+    "king_attack",
+    "king_weak",
+    "king_defender",
+    "king_hand",
+    "king_drop_check",
+    "king_divisor",
+    "king_max",
+    "tempo",
+    "hand",
+    "contempt",
+];
+
 /// `engine.eval`: weights of the engine's evaluation (and its contempt),
 /// as `koma::engine::Params` names and reads them; each one given replaces
 /// the engine's default when it plays this variant.

@@ -64,21 +64,7 @@ pub(super) const BARE_ROYAL: &[&str] = &["loses", "uncounted", "both_draw"];
 /// The keys of `engine.records`.
 pub(super) const RECORDS: &[&str] = &["kif_handicap", "pgn_variant"];
 /// The keys of `engine.eval`: the engine's weights (`koma::engine::Params`).
-pub(super) const EVAL: &[&str] = &[
-    "mobility",
-    "camp_attack",
-    "promotion",
-    "king_attack",
-    "king_weak",
-    "king_defender",
-    "king_hand",
-    "king_drop_check",
-    "king_divisor",
-    "king_max",
-    "tempo",
-    "hand",
-    "contempt",
-];
+pub(super) const EVAL: &[&str] = &crate::variant::schema::EVAL_WEIGHTS;
 /// The keys of `engine.rules.repetition`.
 pub(super) const REPETITION: &[&str] = &["count", "result", "perpetual_check_loses"];
 /// The keys of `engine.rules.declaration`.
