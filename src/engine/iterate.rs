@@ -40,6 +40,7 @@ impl Worker {
         // Statistics of the last move are a guide, not the truth.
         self.history.iter_mut().for_each(|h| *h /= 2);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
         let mut best = legal[0];
         let mut last: Option<Info> = None;
         let max_depth = limits

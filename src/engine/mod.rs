@@ -121,7 +121,13 @@ pub(super) struct Worker {
     history: Vec<i32>,
     /// The quiet move that last refuted a move, by its side, role and square.
     counter: Vec<Option<Move>>,
+    /// Evaluations of the current search by position key (a slot a key's
+    /// low bits; emptied when a search starts, as its weights may differ).
+    eval_cache: Vec<(u64, Score)>,
 }
+
+/// Slots of a worker's evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
 
 impl Worker {
     fn new(table: Arc<Table>, reductions: Arc<Reductions>) -> Worker {
@@ -131,6 +137,7 @@ impl Worker {
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 2 * HISTORY_SLOTS],
             counter: vec![None; order::COUNTER_SLOTS],
+            eval_cache: vec![(0, 0); EVAL_CACHE],
         }
     }
 

@@ -12,7 +12,9 @@ use super::iterate::Shared;
 use super::order::{HISTORY_MAX, KILLER, counter_index, order_next};
 use super::see::see;
 use super::tt::{self, Bound};
-use super::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, Worker, history_index};
+use super::{
+    EVAL_CACHE, INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, Worker, history_index,
+};
 
 /// One search: its limits, counters, evaluation and per-ply buffers.
 pub(super) struct Run<'a, B: Bitboard> {
@@ -212,6 +214,21 @@ fn checks_directly<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
 }
 
 impl Worker {
+    /// The evaluation of `pos` for the side to move, from the cache when
+    /// this search evaluated the position before.
+    #[inline]
+    fn evaluate<B: Bitboard>(&mut self, pos: &Position<B>, run: &Run<'_, B>) -> Score {
+        let key = pos.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        if slot.0 == key && key != 0 {
+            debug_assert_eq!(slot.1, run.eval.evaluate(pos), "a cached evaluation");
+            return slot.1;
+        }
+        let s = run.eval.evaluate(pos);
+        *slot = (key, s);
+        s
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax<B: Bitboard>(
         &mut self,
@@ -275,7 +292,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            run.eval.evaluate(pos)
+            self.evaluate(pos, run)
         };
         run.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > run.evals[ply - 2];
@@ -467,7 +484,7 @@ impl Worker {
             stand = -INFINITY;
             best = -INFINITY;
         } else {
-            stand = run.eval.evaluate(pos);
+            stand = self.evaluate(pos, run);
             if stand >= beta {
                 return stand;
             }
