@@ -7,12 +7,15 @@
 //!   each game's result to FILE and fits to them; `--results FILE` alone
 //!   fits to such a file written before; or
 //! - to positions scored by another engine: `--data FILE`
-//!   (tests/engine/make_evals.py writes such a file).
+//!   (tests/engine/make_evals.py writes such a file);
+//!
+//! or, to check a fit before it is kept, plays a weights file against the
+//! starting weights (`--versus FILE`) and prints the score.
 
 use std::io::Write;
 
 use clap::Args;
-use koma::engine::{Fit, Params, SelfPlay, fit, fit_results, self_play};
+use koma::engine::{Fit, Params, SelfPlay, fit, fit_results, self_play, versus};
 use koma::position::Position;
 use koma::setup::Setup;
 use koma::{Error, Game, with_rules};
@@ -27,7 +30,11 @@ pub struct TuneArgs {
     variant: String,
     /// Scored positions: `FEN<TAB>score` lines, the score in centipawns for
     /// the side to move.
-    #[arg(long, conflicts_with = "results", required_unless_present = "results")]
+    #[arg(
+        long,
+        conflicts_with = "results",
+        required_unless_present_any = ["results", "versus"]
+    )]
     data: Option<String>,
     /// Positions with their game's result: `FEN<TAB>1-0|0-1|1/2-1/2` lines
     /// (the result for sente); written first by --self-play.
@@ -54,6 +61,15 @@ pub struct TuneArgs {
     /// self-play games are played with them too.
     #[arg(long)]
     params: Option<String>,
+    /// Instead of fitting, play the weights of this file (as `koma tune`
+    /// prints them) against the starting weights: --games games at --nodes
+    /// a move, each pair of games from the same --random-plies with the
+    /// colours swapped; prints the file's score.
+    #[arg(long, conflicts_with_all = ["data", "results"])]
+    versus: Option<String>,
+    /// Games of --versus (rounded up to an even number).
+    #[arg(long, default_value_t = 200, requires = "versus")]
+    games: usize,
     /// Rounds of coordinate descent at most.
     #[arg(long, default_value_t = 20)]
     rounds: usize,
@@ -74,6 +90,11 @@ pub fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Error> {
             None => Params::for_rules(rules),
         };
         let mut command = format!("koma tune --variant {}", args.variant);
+        if let Some(path) = &args.versus {
+            let candidate = Params::parse(&read(path)?)
+                .map_err(|e| Error::Usage(format!("{path}: {e}")))?;
+            return run_versus(rules, &candidate, &start, args, path, out);
+        }
         let result = if let Some(data) = &args.data {
             command += &format!(" --data {data}");
             let mut samples = Vec::new();
@@ -129,6 +150,70 @@ pub fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Error> {
         };
         print_fit(out, &result.0, &result.1)
     })
+}
+
+/// Plays `candidate` against `start` and prints the games' tally and score.
+fn run_versus<B: koma::board::Bitboard>(
+    rules: &std::sync::Arc<koma::rules::Rules<B>>,
+    candidate: &Params,
+    start: &Params,
+    args: &TuneArgs,
+    path: &str,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let options = SelfPlay {
+        games: args.games,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        seed: args.seed,
+    };
+    let against = args.params.as_deref().unwrap_or("the variant's weights");
+    emit(
+        out,
+        format_args!(
+            "# koma tune --variant {} --versus {path} --games {} --nodes {} --random-plies {} --max-plies {} --seed {}{}",
+            args.variant,
+            args.games,
+            args.nodes,
+            args.random_plies,
+            args.max_plies,
+            args.seed,
+            args.params
+                .as_deref()
+                .map_or(String::new(), |p| format!(" --params {p}"))
+        ),
+    )?;
+    let tally = versus(
+        &Position::start(rules),
+        candidate,
+        start,
+        &options,
+        |g, t| {
+            if (g + 1) % 20 == 0 {
+                eprintln!(
+                    "versus: {} games, {} wins, {} draws, {} losses",
+                    g + 1,
+                    t.wins,
+                    t.draws,
+                    t.losses
+                );
+            }
+        },
+    );
+    let (low, high) = tally.interval();
+    emit(
+        out,
+        format_args!(
+            "{path} against {against}: {} wins, {} draws, {} losses, score {:.1}% (95% interval {:.1}% .. {:.1}%)",
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.score(),
+            100.0 * low,
+            100.0 * high
+        ),
+    )
 }
 
 /// The data lines of a file as (line number, FEN, the field after the tab).

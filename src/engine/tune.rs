@@ -215,6 +215,63 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// One game from `start` between `engines[0]` (sente) and `engines[1]`
+/// (gote) at `options.nodes` a move, after `options.random_plies` random
+/// plies drawn from `rng`; the positions the engines moved in (side to move
+/// not in check) when `keep`, and the winner (None for a draw).
+fn play_game<B: Bitboard>(
+    start: &Position<B>,
+    engines: [&mut Engine; 2],
+    options: &SelfPlay,
+    mut rng: u64,
+    keep: bool,
+) -> (Vec<Position<B>>, Option<Color>) {
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        nodes: Some(options.nodes.max(1)),
+        ..Limits::default()
+    };
+    let [first, second] = engines;
+    first.clear();
+    second.clear();
+    let mut pos = start.clone();
+    let mut positions = Vec::new();
+    let mut winner = None;
+    for ply in 0..options.max_plies {
+        if let Some(outcome) = pos.outcome() {
+            winner = outcome.winner();
+            break;
+        }
+        if pos.may_declare() {
+            winner = Some(pos.turn());
+            break;
+        }
+        let mv = if ply < options.random_plies {
+            let legal = pos.legal_moves();
+            legal[(splitmix(&mut rng) % legal.len() as u64) as usize]
+        } else {
+            if keep && !pos.in_check() {
+                positions.push(pos.clone());
+            }
+            let engine = match pos.turn() {
+                Color::Sente => &mut *first,
+                Color::Gote => &mut *second,
+            };
+            match engine.think(&mut pos, limits, &stop, |_| {}).0 {
+                Some(m) => m,
+                None => break,
+            }
+        };
+        pos.play(mv);
+    }
+    (positions, winner)
+}
+
+/// The seed of game `g`'s random plies.
+fn game_seed(seed: u64, g: usize) -> u64 {
+    seed ^ (g as u64).wrapping_mul(0xd6e8_feb8_6659_fd93)
+}
+
 /// Plays `options.games` games of the engine (with `params`) against itself
 /// from `start`; `game_over` hears of each game with its number (from 0).
 pub fn self_play<B: Bitboard>(
@@ -225,47 +282,90 @@ pub fn self_play<B: Bitboard>(
 ) {
     let mut engine = Engine::new(16);
     engine.set_params(params.clone());
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
-        nodes: Some(options.nodes.max(1)),
-        ..Limits::default()
-    };
+    let mut other = Engine::new(16);
+    other.set_params(params.clone());
     for g in 0..options.games {
-        let mut rng = options.seed ^ (g as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
-        engine.clear();
-        let mut pos = start.clone();
-        let mut positions = Vec::new();
-        let mut winner = None;
-        for ply in 0..options.max_plies {
-            if let Some(outcome) = pos.outcome() {
-                winner = Some(outcome.winner());
-                break;
-            }
-            if pos.may_declare() {
-                winner = Some(Some(pos.turn()));
-                break;
-            }
-            let mv = if ply < options.random_plies {
-                let legal = pos.legal_moves();
-                legal[(splitmix(&mut rng) % legal.len() as u64) as usize]
-            } else {
-                if !pos.in_check() {
-                    positions.push(pos.clone());
-                }
-                match engine.think(&mut pos, limits, &stop, |_| {}).0 {
-                    Some(m) => m,
-                    None => break,
-                }
-            };
-            pos.play(mv);
-        }
+        let (positions, winner) = play_game(
+            start,
+            [&mut engine, &mut other],
+            options,
+            game_seed(options.seed, g),
+            true,
+        );
         let result = match winner {
-            Some(Some(Color::Sente)) => 1.0,
-            Some(Some(Color::Gote)) => 0.0,
-            _ => 0.5,
+            Some(Color::Sente) => 1.0,
+            Some(Color::Gote) => 0.0,
+            None => 0.5,
         };
         game_over(g, SelfPlayGame { positions, result });
     }
+}
+
+/// A match of two sets of weights: wins, draws and losses of the first.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Versus {
+    /// Games the first set of weights won.
+    pub wins: usize,
+    /// Games drawn.
+    pub draws: usize,
+    /// Games the first set of weights lost.
+    pub losses: usize,
+}
+
+impl Versus {
+    /// The first side's score, from 0 to 1.
+    pub fn score(&self) -> f64 {
+        let games = self.wins + self.draws + self.losses;
+        (self.wins as f64 + self.draws as f64 / 2.0) / games.max(1) as f64
+    }
+
+    /// The score's 95% interval, from the spread of the games' scores.
+    pub fn interval(&self) -> (f64, f64) {
+        let games = (self.wins + self.draws + self.losses).max(1) as f64;
+        let mean = self.score();
+        let var = (self.wins as f64 * (1.0 - mean).powi(2)
+            + self.draws as f64 * (0.5 - mean).powi(2)
+            + self.losses as f64 * mean.powi(2))
+            / games;
+        let half = 1.96 * (var / games).sqrt();
+        ((mean - half).max(0.0), (mean + half).min(1.0))
+    }
+}
+
+/// Plays `options.games` games (rounded up to pairs) of the engine with
+/// `first` against the engine with `second`: each pair of games starts
+/// with the same random plies, `first` sente in one and gote in the other,
+/// so that neither side is given the better openings. `game_over` hears of
+/// each game with its number and the score so far.
+pub fn versus<B: Bitboard>(
+    start: &Position<B>,
+    first: &Params,
+    second: &Params,
+    options: &SelfPlay,
+    mut game_over: impl FnMut(usize, &Versus),
+) -> Versus {
+    let mut a = Engine::new(16);
+    a.set_params(first.clone());
+    let mut b = Engine::new(16);
+    b.set_params(second.clone());
+    let mut tally = Versus::default();
+    for g in 0..options.games.div_ceil(2) * 2 {
+        let rng = game_seed(options.seed, g / 2);
+        let first_is_sente = g % 2 == 0;
+        let engines = if first_is_sente {
+            [&mut a, &mut b]
+        } else {
+            [&mut b, &mut a]
+        };
+        let (_, winner) = play_game(start, engines, options, rng, false);
+        match winner {
+            None => tally.draws += 1,
+            Some(c) if (c == Color::Sente) == first_is_sente => tally.wins += 1,
+            Some(_) => tally.losses += 1,
+        }
+        game_over(g, &tally);
+    }
+    tally
 }
 
 /// Texel's loss: the mean squared difference between each result (for the

@@ -592,3 +592,54 @@ fn tune_fits_to_results_and_refuses_a_bad_line_with_its_place() {
     assert!(stdout(&o).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `koma tune --versus` plays a weights file against the variant's weights
+/// in pairs of games from the same random plies: the tally adds up to the
+/// games asked, the same command gives the same games, weights that value
+/// pieces in hand at nothing lose, and a bad weights file is refused with
+/// its line.
+#[test]
+fn tune_versus_plays_a_weights_file_against_the_variants_weights() {
+    let dir = std::env::temp_dir().join(format!("koma-versus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let weak = dir.join("weak.txt");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&weak, "# pieces in hand worth nothing\nhand = 0\n").expect("write");
+    std::fs::write(&bad, "mobility = 3\nhand = lots\n").expect("write");
+    let args = |file: &std::path::Path| {
+        let file = file.to_str().expect("path").to_string();
+        [
+            "tune",
+            "--variant",
+            "minishogi",
+            "--versus",
+            &file,
+            "--games",
+            "20",
+            "--nodes",
+            "500",
+        ]
+        .map(String::from)
+    };
+    let run = |file: &std::path::Path| {
+        let a = args(file);
+        koma(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let o = run(&weak);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out.lines().last().expect("a score line");
+    let count = |word: &str| -> usize {
+        let words: Vec<&str> = line.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+        let at = words.iter().position(|w| *w == word).expect(word);
+        words[at - 1].parse().expect("a count")
+    };
+    let (wins, draws, losses) = (count("wins"), count("draws"), count("losses"));
+    assert_eq!(wins + draws + losses, 20, "{line}");
+    assert!(losses > wins, "hand = 0 should lose: {line}");
+    assert_eq!(stdout(&run(&weak)), out, "the same games again");
+    let o = run(&bad);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
