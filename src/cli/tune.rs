@@ -9,13 +9,17 @@
 //! - to positions scored by another engine: `--data FILE`
 //!   (tests/engine/make_evals.py writes such a file);
 //!
+//! - to match results (`--spsa N`): N pairs of games between the weights
+//!   moved up and down at random (simultaneous perturbation stochastic
+//!   approximation), each pair's result moving every weight;
+//!
 //! or, to check a fit before it is kept, plays a weights file against the
 //! starting weights (`--versus FILE`) and prints the score.
 
 use std::io::Write;
 
 use clap::Args;
-use koma::engine::{Fit, Params, SelfPlay, fit, fit_results, self_play, versus};
+use koma::engine::{Fit, Params, SelfPlay, Spsa, fit, fit_results, self_play, spsa, versus};
 use koma::position::Position;
 use koma::setup::Setup;
 use koma::{Error, Game, with_rules};
@@ -33,7 +37,7 @@ pub struct TuneArgs {
     #[arg(
         long,
         conflicts_with = "results",
-        required_unless_present_any = ["results", "versus"]
+        required_unless_present_any = ["results", "versus", "spsa"]
     )]
     data: Option<String>,
     /// Positions with their game's result: `FEN<TAB>1-0|0-1|1/2-1/2` lines
@@ -67,6 +71,19 @@ pub struct TuneArgs {
     /// colours swapped; prints the file's score.
     #[arg(long, conflicts_with_all = ["data", "results"])]
     versus: Option<String>,
+    /// Instead of fitting to positions, tune by SPSA: this many pairs of
+    /// games at --nodes a move between the weights moved up and down at
+    /// random, from --random-plies random plies; prints the weights.
+    #[arg(long, conflicts_with_all = ["data", "results", "versus"])]
+    spsa: Option<usize>,
+    /// SPSA's first perturbation of each weight, as a fraction of its
+    /// starting size (at least 1).
+    #[arg(long, default_value_t = 0.1, requires = "spsa")]
+    perturbation: f64,
+    /// SPSA's first learning rate (a weight moves by rate × perturbation ×
+    /// the pair's wins minus losses).
+    #[arg(long, default_value_t = 0.05, requires = "spsa")]
+    rate: f64,
     /// Games of --versus (rounded up to an even number).
     #[arg(long, default_value_t = 200, requires = "versus")]
     games: usize,
@@ -94,6 +111,9 @@ pub fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Error> {
             let candidate = Params::parse(&read(path)?)
                 .map_err(|e| Error::Usage(format!("{path}: {e}")))?;
             return run_versus(rules, &candidate, &start, args, path, out);
+        }
+        if let Some(iterations) = args.spsa {
+            return run_spsa(rules, &start, args, iterations, out);
         }
         let result = if let Some(data) = &args.data {
             command += &format!(" --data {data}");
@@ -214,6 +234,78 @@ fn run_versus<B: koma::board::Bitboard>(
             100.0 * high
         ),
     )
+}
+
+/// Tunes by SPSA from `start` and prints the weights.
+fn run_spsa<B: koma::board::Bitboard>(
+    rules: &std::sync::Arc<koma::rules::Rules<B>>,
+    start: &Params,
+    args: &TuneArgs,
+    iterations: usize,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    if !(args.perturbation > 0.0 && args.perturbation.is_finite()) {
+        return Err(Error::Usage(format!(
+            "--perturbation {}: must be a positive number",
+            args.perturbation
+        )));
+    }
+    if !(args.rate > 0.0 && args.rate.is_finite()) {
+        return Err(Error::Usage(format!(
+            "--rate {}: must be a positive number",
+            args.rate
+        )));
+    }
+    let options = SelfPlay {
+        games: 0,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        seed: args.seed,
+    };
+    let settings = Spsa {
+        iterations,
+        perturbation: args.perturbation,
+        rate: args.rate,
+    };
+    emit(
+        out,
+        format_args!(
+            "# koma tune --variant {} --spsa {iterations} --perturbation {} --rate {} --nodes {} --random-plies {} --max-plies {} --seed {}{}",
+            args.variant,
+            args.perturbation,
+            args.rate,
+            args.nodes,
+            args.random_plies,
+            args.max_plies,
+            args.seed,
+            args.params
+                .as_deref()
+                .map_or(String::new(), |p| format!(" --params {p}"))
+        ),
+    )?;
+    let params = spsa(
+        &Position::start(rules),
+        start,
+        &options,
+        &settings,
+        |k, p| {
+            if k % 100 == 0 || k == iterations {
+                let text: Vec<String> = Params::NAMES
+                    .iter()
+                    .map(|n| format!("{n}={}", p.get(n).unwrap_or(0)))
+                    .collect();
+                eprintln!("spsa {k}: {}", text.join(" "));
+            }
+        },
+    );
+    for name in Params::NAMES {
+        emit(
+            out,
+            format_args!("{name} = {}", params.get(name).unwrap_or(0)),
+        )?;
+    }
+    Ok(())
 }
 
 /// The data lines of a file as (line number, FEN, the field after the tab).

@@ -31,7 +31,9 @@ use iterate::Shared;
 pub use mate::{MATE_MAX_PLIES, MateAnswer, find_mate, find_mate_any};
 pub use time::{Budget, Clock, MOVE_OVERHEAD};
 use tt::Table;
-pub use tune::{Fit, SelfPlay, SelfPlayGame, Versus, fit, fit_results, self_play, versus};
+pub use tune::{
+    Fit, SelfPlay, SelfPlayGame, Spsa, Versus, fit, fit_results, self_play, spsa, versus,
+};
 
 /// A score in centipawn-like units of the variant's piece values.
 pub type Score = i32;

@@ -368,6 +368,96 @@ pub fn versus<B: Bitboard>(
     tally
 }
 
+/// How [`spsa`] runs.
+#[derive(Copy, Clone, Debug)]
+pub struct Spsa {
+    /// Iterations: each plays one pair of games.
+    pub iterations: usize,
+    /// The first perturbation of each weight, as a fraction of its starting
+    /// size (at least 1); it shrinks as `k^-0.101`.
+    pub perturbation: f64,
+    /// The learning rate's first value; it shrinks as `(A + k)^-0.602`
+    /// with `A` a tenth of the iterations.
+    pub rate: f64,
+}
+
+/// Tunes the evaluation's weights from `params` by simultaneous
+/// perturbation stochastic approximation on game results: each iteration
+/// moves every weight up or down at random by its perturbation (θ+ and θ-,
+/// opposite), plays θ+ against θ- in a pair of games from the same random
+/// plies with the colours swapped (`games` of `options` is not read), and
+/// moves each weight by the rate × its perturbation × (θ+'s wins − its
+/// losses) in θ+'s direction. The search-only weights stay. `report` hears
+/// of each iteration with the weights so far.
+pub fn spsa<B: Bitboard>(
+    start: &Position<B>,
+    params: &Params,
+    options: &SelfPlay,
+    spsa: &Spsa,
+    mut report: impl FnMut(usize, &Params),
+) -> Params {
+    let names: Vec<&'static str> = tuned_names().map(|(_, n)| n).collect();
+    let mut theta: Vec<f64> = names
+        .iter()
+        .map(|n| params.get(n).unwrap_or(0) as f64)
+        .collect();
+    let base: Vec<f64> = theta
+        .iter()
+        .map(|t| (t.abs() * spsa.perturbation).max(1.0))
+        .collect();
+    let with = |theta: &[f64]| {
+        let mut p = params.clone();
+        for (n, t) in names.iter().zip(theta) {
+            p.set(n, t.round() as i32);
+        }
+        p.king_divisor = p.king_divisor.max(1);
+        p.hand = p.hand.max(0);
+        p
+    };
+    let mut plus = Engine::new(16);
+    let mut minus = Engine::new(16);
+    let stability = spsa.iterations as f64 / 10.0;
+    let mut rng = options.seed ^ 0x5851_f42d_4c95_7f2d;
+    for k in 1..=spsa.iterations {
+        let shrink = (k as f64).powf(-0.101);
+        let rate = spsa.rate * (stability + 1.0).powf(0.602) / (stability + k as f64).powf(0.602);
+        let delta: Vec<f64> = base
+            .iter()
+            .map(|c| {
+                let sign = if splitmix(&mut rng) & 1 == 0 {
+                    1.0
+                } else {
+                    -1.0
+                };
+                sign * c * shrink
+            })
+            .collect();
+        let up: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t + d).collect();
+        let down: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t - d).collect();
+        plus.set_params(with(&up));
+        minus.set_params(with(&down));
+        let opening = game_seed(options.seed, k);
+        let mut result = 0.0;
+        for plus_is_sente in [true, false] {
+            let engines = if plus_is_sente {
+                [&mut plus, &mut minus]
+            } else {
+                [&mut minus, &mut plus]
+            };
+            match play_game(start, engines, options, opening, false).1 {
+                Some(c) if (c == Color::Sente) == plus_is_sente => result += 1.0,
+                Some(_) => result -= 1.0,
+                None => {}
+            }
+        }
+        for (t, d) in theta.iter_mut().zip(&delta) {
+            *t += rate * result * d;
+        }
+        report(k, &with(&theta));
+    }
+    with(&theta)
+}
+
 /// Texel's loss: the mean squared difference between each result (for the
 /// side to move) and the evaluation's expected result at `scale`.
 fn texel_loss<B: Bitboard>(samples: &[(Position<B>, f64)], params: &Params, scale: f64) -> f64 {

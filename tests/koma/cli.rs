@@ -643,3 +643,34 @@ fn tune_versus_plays_a_weights_file_against_the_variants_weights() {
     assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `koma tune --spsa N` plays N pairs of games between weights moved up and
+/// down and prints the weights it ends with, every weight once; the same
+/// command gives the same weights; a rate that is not positive is refused.
+#[test]
+fn tune_spsa_prints_every_weight_and_refuses_a_bad_rate() {
+    let args = [
+        "tune",
+        "--variant",
+        "minishogi",
+        "--spsa",
+        "6",
+        "--nodes",
+        "200",
+        "--rate",
+        "2",
+    ];
+    let o = koma(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let names: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(" = ").next().expect("name"))
+        .collect();
+    assert_eq!(names, koma::engine::Params::NAMES.to_vec(), "{out}");
+    assert_eq!(stdout(&koma(&args)), out, "the same games again");
+    let o = koma(&["tune", "--spsa", "2", "--rate", "0"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--rate 0"), "{}", stderr(&o));
+}
