@@ -133,17 +133,8 @@ pub fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Error> {
         } else {
             let path = args.results.as_deref().unwrap_or_default();
             if let Some(games) = args.self_play {
-                let options = SelfPlay {
-                    games,
-                    nodes: args.nodes,
-                    random_plies: args.random_plies,
-                    max_plies: args.max_plies,
-                    seed: args.seed,
-                };
-                command += &format!(
-                    " --self-play {games} --nodes {} --random-plies {} --max-plies {} --seed {}",
-                    args.nodes, args.random_plies, args.max_plies, args.seed
-                );
+                let options = game_options(args, games);
+                command += &format!(" --self-play {games}{}", game_flags(args));
                 write_games(rules, &start, &options, path)?;
             }
             command += &format!(" --results {path}");
@@ -172,6 +163,29 @@ pub fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Error> {
     })
 }
 
+/// How the games of --self-play, --versus and --spsa are played.
+fn game_options(args: &TuneArgs, games: usize) -> SelfPlay {
+    SelfPlay {
+        games,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        seed: args.seed,
+    }
+}
+
+/// The options of [`game_options`] (and --params) as command-line flags.
+fn game_flags(args: &TuneArgs) -> String {
+    let params = args
+        .params
+        .as_deref()
+        .map_or(String::new(), |p| format!(" --params {p}"));
+    format!(
+        " --nodes {} --random-plies {} --max-plies {} --seed {}{params}",
+        args.nodes, args.random_plies, args.max_plies, args.seed
+    )
+}
+
 /// Plays `candidate` against `start` and prints the games' tally and score.
 fn run_versus<B: koma::board::Bitboard>(
     rules: &std::sync::Arc<koma::rules::Rules<B>>,
@@ -181,27 +195,15 @@ fn run_versus<B: koma::board::Bitboard>(
     path: &str,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
-    let options = SelfPlay {
-        games: args.games,
-        nodes: args.nodes,
-        random_plies: args.random_plies,
-        max_plies: args.max_plies,
-        seed: args.seed,
-    };
+    let options = game_options(args, args.games);
     let against = args.params.as_deref().unwrap_or("the variant's weights");
     emit(
         out,
         format_args!(
-            "# koma tune --variant {} --versus {path} --games {} --nodes {} --random-plies {} --max-plies {} --seed {}{}",
+            "# koma tune --variant {} --versus {path} --games {}{}",
             args.variant,
             args.games,
-            args.nodes,
-            args.random_plies,
-            args.max_plies,
-            args.seed,
-            args.params
-                .as_deref()
-                .map_or(String::new(), |p| format!(" --params {p}"))
+            game_flags(args)
         ),
     )?;
     let tally = versus(
@@ -256,13 +258,7 @@ fn run_spsa<B: koma::board::Bitboard>(
             args.rate
         )));
     }
-    let options = SelfPlay {
-        games: 0,
-        nodes: args.nodes,
-        random_plies: args.random_plies,
-        max_plies: args.max_plies,
-        seed: args.seed,
-    };
+    let options = game_options(args, 0);
     let settings = Spsa {
         iterations,
         perturbation: args.perturbation,
@@ -271,17 +267,11 @@ fn run_spsa<B: koma::board::Bitboard>(
     emit(
         out,
         format_args!(
-            "# koma tune --variant {} --spsa {iterations} --perturbation {} --rate {} --nodes {} --random-plies {} --max-plies {} --seed {}{}",
+            "# koma tune --variant {} --spsa {iterations} --perturbation {} --rate {}{}",
             args.variant,
             args.perturbation,
             args.rate,
-            args.nodes,
-            args.random_plies,
-            args.max_plies,
-            args.seed,
-            args.params
-                .as_deref()
-                .map_or(String::new(), |p| format!(" --params {p}"))
+            game_flags(args)
         ),
     )?;
     let params = spsa(
