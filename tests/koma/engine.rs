@@ -104,7 +104,7 @@ fn solve(t: &Tactic) -> Result<(), String> {
 fn the_engine_solves_the_tactics_suite() {
     let rows = tactics();
     assert!(
-        rows.len() >= 20,
+        rows.len() >= 50,
         "the suite has only {} positions",
         rows.len()
     );
