@@ -1,4 +1,4 @@
-//! Tuning the evaluation's weights, two ways:
+//! Tuning the evaluation's weights, three ways:
 //! - to game results (Texel's method): [`self_play`] plays fast games of the
 //!   engine against itself and keeps their positions with each game's
 //!   result; [`fit_results`] keeps the quiet ones (where the quiescence
@@ -7,7 +7,12 @@
 //!   curve, and then the weights that bring those expectations nearest to
 //!   the results (least squares, by coordinate descent);
 //! - to another engine's scores ([`fit`]): the same descent, with that
-//!   engine's scores through the same curve as the targets.
+//!   engine's scores through the same curve as the targets;
+//! - to match results ([`spsa`]): simultaneous perturbation stochastic
+//!   approximation on pairs of fixed-node games;
+//!
+//! and [`versus`], a match of two sets of weights, to check a fit before
+//! it is kept.
 
 use std::sync::atomic::AtomicBool;
 
