@@ -246,17 +246,12 @@ fn run_spsa<B: koma::board::Bitboard>(
     iterations: usize,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
-    if !(args.perturbation > 0.0 && args.perturbation.is_finite()) {
-        return Err(Error::Usage(format!(
-            "--perturbation {}: must be a positive number",
-            args.perturbation
-        )));
-    }
-    if !(args.rate > 0.0 && args.rate.is_finite()) {
-        return Err(Error::Usage(format!(
-            "--rate {}: must be a positive number",
-            args.rate
-        )));
+    for (flag, value) in [("perturbation", args.perturbation), ("rate", args.rate)] {
+        if !(value > 0.0 && value.is_finite()) {
+            return Err(Error::Usage(format!(
+                "--{flag} {value}: must be a positive number"
+            )));
+        }
     }
     let options = game_options(args, 0);
     let settings = Spsa {
@@ -281,21 +276,11 @@ fn run_spsa<B: koma::board::Bitboard>(
         &settings,
         |k, p| {
             if k % 100 == 0 || k == iterations {
-                let text: Vec<String> = Params::NAMES
-                    .iter()
-                    .map(|n| format!("{n}={}", p.get(n).unwrap_or(0)))
-                    .collect();
-                eprintln!("spsa {k}: {}", text.join(" "));
+                eprintln!("spsa {k}: {}", p.describe());
             }
         },
     );
-    for name in Params::NAMES {
-        emit(
-            out,
-            format_args!("{name} = {}", params.get(name).unwrap_or(0)),
-        )?;
-    }
-    Ok(())
+    print_weights(out, &params)
 }
 
 /// The data lines of a file as (line number, FEN, the field after the tab).
@@ -383,10 +368,15 @@ fn print_fit(out: &mut dyn Write, result: &Fit, log: &[String]) -> Result<(), Er
             result.positions, result.loss_before, result.loss_after, result.scale
         ),
     )?;
+    print_weights(out, &result.params)
+}
+
+/// The weights as a weights file: a `name = value` line each.
+fn print_weights(out: &mut dyn Write, params: &Params) -> Result<(), Error> {
     for name in Params::NAMES {
         emit(
             out,
-            format_args!("{name} = {}", result.params.get(name).unwrap_or(0)),
+            format_args!("{name} = {}", params.get(name).unwrap_or(0)),
         )?;
     }
     Ok(())

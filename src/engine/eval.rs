@@ -116,6 +116,15 @@ impl Params {
         p
     }
 
+    /// Every weight as `name=value`, in [`Params::NAMES`]' order, on one line.
+    pub fn describe(&self) -> String {
+        let text: Vec<String> = Params::NAMES
+            .iter()
+            .map(|n| format!("{n}={}", self.get(n).unwrap_or(0)))
+            .collect();
+        text.join(" ")
+    }
+
     /// The weight of this name.
     pub fn get(&self, name: &str) -> Option<i32> {
         self.clone().field(name).map(|f| *f)

@@ -82,14 +82,6 @@ fn tuned_names() -> impl Iterator<Item = (usize, &'static str)> {
         .filter(|(_, n)| !Params::SEARCH_ONLY.contains(n))
 }
 
-fn describe(params: &Params) -> String {
-    let text: Vec<String> = Params::NAMES
-        .iter()
-        .map(|n| format!("{n}={}", params.get(n).unwrap_or(0)))
-        .collect();
-    text.join(" ")
-}
-
 /// Coordinate descent from `params` (whose loss is `best`): each weight in
 /// turn moves by its step up or down while that lowers the loss; a round
 /// without gain halves the steps; it ends when steps of 1 gain nothing or
@@ -167,7 +159,7 @@ pub fn fit<B: Bitboard>(
             let best = best.min(l);
             report(&format!(
                 "round {round}: loss {best:.6} at scale {s:.2}: {}",
-                describe(p)
+                p.describe()
             ));
             best
         },
@@ -272,6 +264,24 @@ fn play_game<B: Bitboard>(
     (positions, winner)
 }
 
+/// One game of `engines[0]` against `engines[1]`, the first sente when
+/// `first_is_sente`: whether the first won (None for a draw).
+fn first_wins<B: Bitboard>(
+    start: &Position<B>,
+    [first, second]: [&mut Engine; 2],
+    first_is_sente: bool,
+    options: &SelfPlay,
+    rng: u64,
+) -> Option<bool> {
+    let engines = if first_is_sente {
+        [first, second]
+    } else {
+        [second, first]
+    };
+    let (_, winner) = play_game(start, engines, options, rng, false);
+    winner.map(|c| (c == Color::Sente) == first_is_sente)
+}
+
 /// The seed of game `g`'s random plies.
 fn game_seed(seed: u64, g: usize) -> u64 {
     seed ^ (g as u64).wrapping_mul(0xd6e8_feb8_6659_fd93)
@@ -356,17 +366,10 @@ pub fn versus<B: Bitboard>(
     let mut tally = Versus::default();
     for g in 0..options.games.div_ceil(2) * 2 {
         let rng = game_seed(options.seed, g / 2);
-        let first_is_sente = g % 2 == 0;
-        let engines = if first_is_sente {
-            [&mut a, &mut b]
-        } else {
-            [&mut b, &mut a]
-        };
-        let (_, winner) = play_game(start, engines, options, rng, false);
-        match winner {
+        match first_wins(start, [&mut a, &mut b], g % 2 == 0, options, rng) {
             None => tally.draws += 1,
-            Some(c) if (c == Color::Sente) == first_is_sente => tally.wins += 1,
-            Some(_) => tally.losses += 1,
+            Some(true) => tally.wins += 1,
+            Some(false) => tally.losses += 1,
         }
         game_over(g, &tally);
     }
@@ -444,14 +447,15 @@ pub fn spsa<B: Bitboard>(
         let opening = game_seed(options.seed, k);
         let mut result = 0.0;
         for plus_is_sente in [true, false] {
-            let engines = if plus_is_sente {
-                [&mut plus, &mut minus]
-            } else {
-                [&mut minus, &mut plus]
-            };
-            match play_game(start, engines, options, opening, false).1 {
-                Some(c) if (c == Color::Sente) == plus_is_sente => result += 1.0,
-                Some(_) => result -= 1.0,
+            match first_wins(
+                start,
+                [&mut plus, &mut minus],
+                plus_is_sente,
+                options,
+                opening,
+            ) {
+                Some(true) => result += 1.0,
+                Some(false) => result -= 1.0,
                 None => {}
             }
         }
@@ -539,7 +543,7 @@ pub fn fit_results<B: Bitboard>(
         rounds,
         |p| texel_loss(&quiet, p, scale),
         |p, round, best| {
-            report(&format!("round {round}: loss {best:.6}: {}", describe(p)));
+            report(&format!("round {round}: loss {best:.6}: {}", p.describe()));
             best
         },
     );
