@@ -27,16 +27,19 @@ repository root after `cargo build --release` and `npm ci --prefix tests/shogiop
 
 Options: --variant SLUG (chu-shogi, annan-shogi or check-shogi; default
 chu-shogi), --games N (default 20), --plies P (default 200), --seed S
-(default 1), --max-seconds T (stop after T seconds), --koma PATH (default
-target/release/koma), --show N (differences printed in full, default 5),
---quiet. Output: each difference (reproducible: the SFEN and the commands),
+(default 1), --max-seconds T (stop after T seconds), --answer-seconds T
+(default 120: when shogiops sends no line or koma no answer for T seconds,
+both are killed and the run fails with exit code 2, naming the silent one
+and the last position), --koma PATH (default target/release/koma), --show N
+(differences printed in full, default 5), --quiet. Output: each difference (reproducible: the SFEN and the commands),
 then `positions: N, over: E, exceptions: X, differences: D`. Exit code 0 if
-D = 0, 1 if D > 0, 2 if koma or node cannot be run.
+D = 0, 1 if D > 0, 2 if koma or node cannot be run, fails or hangs.
 """
 import argparse
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -70,6 +73,8 @@ def main():
     ap.add_argument("--max-seconds", type=float, default=None)
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))
     ap.add_argument("--show", type=int, default=5)
+    ap.add_argument("--answer-seconds", type=float, default=120.0,
+                    help="give up when shogiops sends no line or koma no answer for this long")
     ap.add_argument("--sample", action="store_true", help="CI sample: 6 games of 60 plies, seed 1")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args()
@@ -90,6 +95,28 @@ def main():
         return 2
     positions = over = exceptions = differences = games = 0
     stopped = False
+    # A watchdog: when neither program has moved on for --answer-seconds,
+    # both are killed (the loop below then ends) and the run fails naming
+    # which one was silent and where, instead of hanging.
+    progress = {"at": time.monotonic(), "waiting": "shogiops", "sfen": "the start", "hung": None}
+    done = threading.Event()
+
+    def watchdog():
+        while not done.wait(1.0):
+            if time.monotonic() - progress["at"] > a.answer_seconds:
+                progress["hung"] = progress["waiting"]
+                node.kill()
+                koma.kill()
+                return
+
+    threading.Thread(target=watchdog, daemon=True).start()
+
+    def step(waiting, sfen=None):
+        progress["at"] = time.monotonic()
+        progress["waiting"] = waiting
+        if sfen is not None:
+            progress["sfen"] = sfen
+
     for line in node.stdout:
         if line.startswith("#"):
             games += 1
@@ -103,12 +130,23 @@ def main():
             return 2
         g, ply, sfen, result, moves = cols[:5]
         exc = cols[5] if len(cols) > 5 else ""
-        koma.stdin.write(sfen + "\n")
-        koma.stdin.flush()
-        answer = koma.stdout.readline().rstrip("\n").split("\t")
+        step("koma", sfen)
+        try:
+            koma.stdin.write(sfen + "\n")
+            koma.stdin.flush()
+            answer = koma.stdout.readline().rstrip("\n").split("\t")
+        except (BrokenPipeError, ValueError):
+            answer = [""]
         if not answer or answer == [""]:
-            print(f"koma gave no answer for {sfen}", file=sys.stderr)
+            if progress["hung"] == "koma":
+                print(f"koma gave no answer in {a.answer_seconds:.0f} s for {sfen}; both killed",
+                      file=sys.stderr)
+            else:
+                print(f"koma gave no answer for {sfen} (exit status {koma.poll()})",
+                      file=sys.stderr)
+            node.kill()
             return 2
+        step("shogiops")
         positions += 1
         problems = []
         if answer[0] == "error":
@@ -140,13 +178,23 @@ def main():
     if stopped:
         node.kill()
     node_status = node.wait()
-    koma.stdin.close()
+    done.set()
+    try:
+        koma.stdin.close()
+    except BrokenPipeError:
+        pass
     koma.wait()
     took = time.time() - start
+    if progress["hung"] == "shogiops":
+        print(f"shogiops (node {' '.join(script)}) sent nothing for {a.answer_seconds:.0f} s"
+              f" after {positions} positions (the last position sent to koma: {progress['sfen']});"
+              " both killed", file=sys.stderr)
+        return 2
     if not stopped and node_status != 0:
+        hint = ("; is it installed (npm ci --prefix tests/shogiops)?" if positions == 0
+                else " (its error, if any, is above)")
         print(f"shogiops (node {' '.join(script)}) failed with exit status {node_status}"
-              f" after {positions} positions; is it installed (npm ci --prefix tests/shogiops)?",
-              file=sys.stderr)
+              f" after {positions} positions{hint}", file=sys.stderr)
         return 2
     if positions == 0:
         print("no position was compared: shogiops sent none", file=sys.stderr)
