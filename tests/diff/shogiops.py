@@ -31,8 +31,9 @@ chu-shogi), --games N (default 20), --plies P (default 200), --seed S
 (default 120: when shogiops sends no line or koma no answer for T seconds,
 both are killed and the run fails with exit code 2, naming the silent one
 and the last position), --koma PATH (default target/release/koma), --show N
-(differences printed in full, default 5), --quiet. Output: each difference (reproducible: the SFEN and the commands),
-then `positions: N, over: E, exceptions: X, differences: D`. Exit code 0 if
+(differences printed in full, default 5), --quiet. Output: each difference
+(reproducible: the SFEN and the commands), then `positions: N, over: E,
+exceptions: X, differences: D`. Exit code 0 if
 D = 0, 1 if D > 0, 2 if koma or node cannot be run, fails or hangs.
 """
 import argparse
