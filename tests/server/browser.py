@@ -133,6 +133,23 @@ def wait_until(check, what, timeout=15):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def game_id(d):
+    """The server's id of the game shown (in the download link), or None."""
+    href = d.script("return document.getElementById('download').getAttribute('href')")
+    m = re.search(r"/api/games/([^/]+)/", href or "")
+    return m.group(1) if m else None
+
+
+def new_game(d, what="a new game"):
+    """Click 'New game' and wait for the server's answer: a game with another
+    id and no moves. Waiting for an empty move list alone is not enough when
+    the game before had no moves either (a game from an SFEN): the page would
+    still show the old one."""
+    before = game_id(d)
+    d.click("#new-game")
+    wait_until(lambda: game_id(d) not in (None, before) and moves_shown(d) == [], what)
+
+
 def select(d, select_id, value):
     d.click(f'#{select_id} option[value="{value}"]')
 
@@ -140,11 +157,10 @@ def select(d, select_id, value):
 def play_game(d, variant, moves, shots):
     select(d, "variant", variant)
     select(d, "mode", "people")
-    d.click("#new-game")
+    new_game(d, "the new game")
     wait_until(lambda: d.script("return window.document.getElementById('title').textContent") != ""
-               and d.script("return document.querySelectorAll('#moves li').length") == 0
                and d.script("return document.getElementById('sfen').value.length > 0"),
-               "the new game")
+               "the new game's title and SFEN")
     wait_until(lambda: variant in d.script("return JSON.stringify(document.getElementById('variant').value)"),
                "the variant chosen")
     drops = promotions = 0
@@ -201,9 +217,8 @@ def versus_engine(d, variant, moves):
     select(d, "variant", variant)
     select(d, "mode", "engine-gote")
     d.script("document.getElementById('think-time').value = '300'")
-    d.click("#new-game")
-    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 0
-               and d.find(f'.cell[data-sq="{moves[0][:2]}"]'), "the new game")
+    new_game(d, "the new game")
+    wait_until(lambda: d.find(f'.cell[data-sq="{moves[0][:2]}"]'), "the new game's board")
     d.click(f'.cell[data-sq="{moves[0][:2]}"]')
     d.click(f'.cell[data-sq="{moves[0][2:4]}"]')
     wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 2,
@@ -278,19 +293,17 @@ def from_sfen(d, variant, moves):
     d.click("#tab-play")
     select(d, "variant", variant)
     select(d, "mode", "people")
-    d.click("#new-game")
-    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 0, "a new game")
+    new_game(d)
     for mv in moves[:2]:
         d.click(f'.cell[data-sq="{mv[:2]}"]')
         d.click(f'.cell[data-sq="{mv[2:4]}"]')
     wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 2, "two moves")
     sfen = d.script("return document.getElementById('sfen').value")
-    d.click("#new-game")
-    wait_until(lambda: d.script("return document.querySelectorAll('#moves li').length") == 0, "a new game")
+    new_game(d)
     assert d.script("return document.getElementById('sfen').value") != sfen
     el = d.wait("#setup")
     d.call("POST", d.s(f"/element/{el}/value"), {"text": sfen})
-    d.click("#new-game")
+    new_game(d, f"a new game from {sfen}")
     wait_until(lambda: d.script("return document.getElementById('sfen').value") == sfen,
                f"the position of {sfen}")
     d.script("document.getElementById('setup').value = ''")
@@ -328,8 +341,7 @@ def records_and_steps(d, variant, moves, shots):
     d.click("#tab-play")
     select(d, "variant", variant)
     select(d, "mode", "people")
-    d.click("#new-game")
-    wait_until(lambda: moves_shown(d) == [], "a new game")
+    new_game(d)
     start_sfen = d.script("return document.getElementById('sfen').value")
     first, second = moves[0], moves[1]
     drag(d, f'.cell[data-sq="{first[:2]}"]', f'.cell[data-sq="{first[2:4]}"]')
@@ -368,8 +380,7 @@ def records_and_steps(d, variant, moves, shots):
         path = os.path.join(tmp, "game.kifu")
         with open(path, "w", encoding="utf-8") as f:
             f.write(kif)
-        d.click("#new-game")
-        wait_until(lambda: moves_shown(d) == [], "a new game")
+        new_game(d)
         el = d.wait("#open-record")
         d.call("POST", d.s(f"/element/{el}/value"), {"text": path})
         wait_until(lambda: moves_shown(d) == [first, second], "the record's moves")
