@@ -84,6 +84,9 @@ Options:
   --koma-go ARGS       replace koma's `go` arguments, e.g. "depth 4" or
                        "nodes 20000" (for fully reproducible games)
   --engine CMD         the opponent's command line for --opponent uci
+  --engine-go ARGS     replace the opponent's `go` arguments as --koma-go does
+                       koma's (e.g. both at "nodes 20000": a comparison of two
+                       komas that does not depend on the machine's load)
   --koma-option N=V    `setoption name N value V` for koma (repeatable), e.g.
                        an evaluation weight: --koma-option mobility=5
   --engine-option N=V  the same for the opponent (uci or fairy-stockfish)
@@ -347,6 +350,7 @@ def main():
     ap.add_argument("--fs")
     ap.add_argument("--koma", default=os.path.join(REPO, "target", "release", "koma"))
     ap.add_argument("--koma-go")
+    ap.add_argument("--engine-go")
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout-ms", type=int, default=5000)
@@ -381,6 +385,7 @@ def main():
         tc = (int(main_ms), int(inc_ms or 0))
         koma_go = f"on a clock of {a.tc} ms" + (f", byoyomi {a.byoyomi} ms" if a.byoyomi else "")
     fs_movetime = a.fs_movetime if a.fs_movetime is not None else a.movetime
+    opp_go = a.engine_go or f"movetime {fs_movetime}"
     log = print if a.verbose else None
 
     book = []
@@ -445,7 +450,7 @@ def main():
         skill = f", Skill Level {a.fs_skill}" if a.fs_skill is not None and a.opponent == "fairy-stockfish" else ""
         cmd = f" ({a.engine})" if a.opponent == "uci" else ""
         opts = f"; options {' '.join(a.engine_option)}" if a.engine_option else ""
-        go_text = koma_go if tc else f"go movetime {fs_movetime}"
+        go_text = koma_go if tc else f"go {opp_go}"
         print(f"# opponent {opp.id_name}{cmd} {go_text}{skill}{opts}")
     else:
         print(f"# opponent random mover, seed {a.seed}")
@@ -465,7 +470,7 @@ def main():
     def go_args(is_koma, sente):
         """The `go` arguments and the answer's time limit (ms) for a move."""
         if tc is None:
-            return (koma_go, a.movetime) if is_koma else (f"movetime {fs_movetime}", fs_movetime)
+            return (koma_go, a.movetime) if is_koma else (opp_go, fs_movetime)
         mine, theirs = clock[is_koma], clock[not is_koma]
         w, b = (mine, theirs) if sente else (theirs, mine)
         args = f"wtime {int(w)} btime {int(b)} winc {tc[1]} binc {tc[1]}"
