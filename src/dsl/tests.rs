@@ -57,6 +57,7 @@ golden!(eagle, "KbRfBbF2", "x.....x" ".x...x." "..xxx.." "..x*x.." "..xxx.." ".x
 golden!(modes, "mWcF", "......." "......." "..cmc.." "..m*m.." "..cmc.." "......." ".......");
 golden!(euro_knight, "fNsW", "......." "..x.x.." "......." "..x*x.." "......." "......." ".......");
 golden!(nightrider, "NN", "......." "..x.x.." ".x...x." "...*..." ".x...x." "..x.x.." ".......");
+golden!(tripper, "G", "x.....x" "......." "......." "...*..." "......." "......." "x.....x");
 
 fn error(text: &str) -> String {
     match moves(text) {
@@ -276,4 +277,33 @@ fn malformed_hops_are_refused_at_their_letters() {
             .iter()
             .any(|e| e.0.contains("not supported on a later leg"))
     );
+}
+
+#[test]
+fn other_characters_are_named_as_unexpected() {
+    assert_eq!(
+        error("fW!"),
+        "2..3 unexpected character '!': expected modifiers and an atom such as fW"
+    );
+}
+
+#[test]
+fn a_third_leg_is_marked_at_its_letter() {
+    // The third leg's 'a' (2..3), not the whole of its leg ("ab", 2..4).
+    assert!(
+        error("caabK").starts_with("2..3 at most two legs"),
+        "{}",
+        error("caabK")
+    );
+}
+
+#[test]
+fn mode_letters_of_a_first_leg_in_conflict_are_reported_once() {
+    assert_eq!(errors("mcaK").len(), 1, "{:?}", errors("mcaK"));
+}
+
+#[test]
+fn a_repeated_hop_letter_is_one_hop() {
+    assert_eq!(hops("ppR"), hops("pR"));
+    assert_eq!(hops("ggQ"), hops("gQ"));
 }
