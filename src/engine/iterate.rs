@@ -74,7 +74,7 @@ impl Worker {
             }
             let mut pv = vec![best];
             self.extend_pv(pos, best, depth as usize, run.salt, &mut pv);
-            let info = Info {
+            let mut info = Info {
                 depth,
                 seldepth: run.seldepth as u32,
                 score,
@@ -119,8 +119,19 @@ impl Worker {
                     last = Some(info);
                     break;
                 }
-                report(&info);
-                others.iter().for_each(&mut report);
+                // A later line, searched without the moves above it, may
+                // score more than they did (the table has learnt since):
+                // the lines are reported best first, and the best is played.
+                let mut lines = vec![info];
+                lines.append(&mut others);
+                lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+                for (k, l) in lines.iter_mut().enumerate() {
+                    l.multipv = k as u32 + 1;
+                }
+                lines.iter().for_each(&mut report);
+                info = lines.swap_remove(0);
+                best = info.pv[0];
+                score = info.score;
             } else {
                 report(&info);
             }
