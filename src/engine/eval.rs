@@ -3,7 +3,8 @@
 //! the opponent's camp from the move tables, promotion potential from the
 //! zones and the promoted sides' values, king safety around a side's single
 //! royal (attacks on its neighbourhood, its defenders, the opponent's pieces
-//! in hand and the checks they could drop), and a tempo bonus. Nothing here
+//! in hand and the checks they could drop), pieces left hanging (attacked,
+//! and guarded by no piece but a royal), and a tempo bonus. Nothing here
 //! names a variant or a piece: each term reads the tables.
 
 use std::marker::PhantomData;
@@ -52,6 +53,9 @@ pub struct Params {
     pub tempo: i32,
     /// Percent of its `hand_value` that a piece in hand counts for.
     pub hand: i32,
+    /// Per piece of the opponent's (not a royal) that the side attacks and
+    /// no piece of the opponent's guards (a royal's guard is not counted).
+    pub hanging: i32,
     /// What a draw the search scores (repetition or any other) costs the
     /// side to move at the root: such a draw is worth `-contempt` to it and
     /// `+contempt` to its opponent, so that it plays on where it is no
@@ -75,6 +79,7 @@ impl Default for Params {
             king_max: 1500,
             tempo: 15,
             hand: 100,
+            hanging: 40,
             contempt: 20,
         }
     }
@@ -82,7 +87,7 @@ impl Default for Params {
 
 impl Params {
     /// The names of the weights, as [`Params::parse`] reads them.
-    pub const NAMES: [&'static str; 13] = crate::variant::schema::EVAL_WEIGHTS;
+    pub const NAMES: [&'static str; 14] = crate::variant::schema::EVAL_WEIGHTS;
 
     /// Of [`Params::NAMES`], those the search reads and the evaluation does
     /// not (not fitted by `koma tune`).
@@ -106,6 +111,7 @@ impl Params {
             (&mut p.king_max, e.king_max),
             (&mut p.tempo, e.tempo),
             (&mut p.hand, e.hand),
+            (&mut p.hanging, e.hanging),
             (&mut p.contempt, e.contempt),
         ];
         for (field, value) in given {
@@ -155,6 +161,7 @@ impl Params {
             "king_max" => &mut self.king_max,
             "tempo" => &mut self.tempo,
             "hand" => &mut self.hand,
+            "hanging" => &mut self.hanging,
             "contempt" => &mut self.contempt,
             _ => return None,
         })
@@ -211,6 +218,7 @@ pub(super) struct Evaluator<B> {
     king_divisor: Score,
     king_max: Score,
     tempo: Score,
+    hanging: Score,
     /// A draw's cost to the side to move at the root ([`Params::contempt`]).
     pub contempt: Score,
     /// Value of one piece of each role in hand.
@@ -305,6 +313,7 @@ impl<B: Bitboard> Evaluator<B> {
             king_divisor: params.king_divisor.max(1),
             king_max: params.king_max,
             tempo: scale(params.tempo),
+            hanging: scale(params.hanging),
             contempt: scale(params.contempt),
             hand_value: rules
                 .roles
@@ -405,6 +414,12 @@ impl<B: Bitboard> Evaluator<B> {
                 let penalty = (danger * danger / self.king_divisor).min(self.king_max);
                 score[us] -= (penalty as i64 * self.unit as i64 / 100) as Score;
             }
+        }
+        // Pieces a side attacks that nothing of their own side guards.
+        for c in Color::ALL {
+            let (ci, ti) = (c.index(), c.opposite().index());
+            let hanging = pos.color_pieces(c) & attacked[ti] & !attacked[ci] & !pos.royals(c);
+            score[ti] += hanging.count() as Score * self.hanging;
         }
         let us = pos.turn().index();
         score[us] - score[1 - us] + self.tempo

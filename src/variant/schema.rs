@@ -40,7 +40,7 @@ pub struct EngineSpec {
 /// The names of the weights `engine.eval` may give, in the order the
 /// engine keeps them (`koma::engine::Params::NAMES` is this list; the
 /// validator's keys of `engine.eval` too).
-pub const EVAL_WEIGHTS: [&str; 13] = [
+pub const EVAL_WEIGHTS: [&str; 14] = [
     "mobility",
     "camp_attack",
     "promotion",
@@ -53,6 +53,7 @@ pub const EVAL_WEIGHTS: [&str; 13] = [
     "king_max",
     "tempo",
     "hand",
+    "hanging",
     "contempt",
 ];
 
@@ -87,6 +88,8 @@ pub struct EvalSpec {
     pub tempo: Option<i32>,
     #[serde(default)]
     pub hand: Option<i32>,
+    #[serde(default)]
+    pub hanging: Option<i32>,
     #[serde(default)]
     pub contempt: Option<i32>,
 }
