@@ -58,6 +58,8 @@ golden!(modes, "mWcF", "......." "......." "..cmc.." "..m*m.." "..cmc.." "......
 golden!(euro_knight, "fNsW", "......." "..x.x.." "......." "..x*x.." "......." "......." ".......");
 golden!(nightrider, "NN", "......." "..x.x.." ".x...x." "...*..." ".x...x." "..x.x.." ".......");
 golden!(tripper, "G", "x.....x" "......." "......." "...*..." "......." "......." "x.....x");
+golden!(threeleaper, "H", "...x..." "......." "......." "x..*..x" "......." "......." "...x...");
+golden!(zebra, "Z", ".x...x." "x.....x" "......." "...*..." "......." "x.....x" ".x...x.");
 
 fn error(text: &str) -> String {
     match moves(text) {
@@ -306,4 +308,21 @@ fn mode_letters_of_a_first_leg_in_conflict_are_reported_once() {
 fn a_repeated_hop_letter_is_one_hop() {
     assert_eq!(hops("ppR"), hops("pR"));
     assert_eq!(hops("ggQ"), hops("gQ"));
+}
+
+#[test]
+fn an_error_displays_its_message_and_character() {
+    let e = &moves("fWX").unwrap_err()[0];
+    assert_eq!(
+        e.to_string(),
+        "'X' is not a supported atom: expected one of W F D N A H C Z G K R B Q (at character 3)"
+    );
+}
+
+#[test]
+fn a_later_leg_of_a_leaper_takes_the_leaper_steps() {
+    // `caW`: a capture by a wazir step, then any wazir step (not a king's).
+    let l = legs("caW");
+    assert_eq!(l.len(), 16, "{l:?}");
+    assert!(l.iter().all(|(_, b)| b.0 == 0 || b.1 == 0), "{l:?}");
 }
