@@ -326,3 +326,28 @@ fn a_later_leg_of_a_leaper_takes_the_leaper_steps() {
     assert_eq!(l.len(), 16, "{l:?}");
     assert!(l.iter().all(|(_, b)| b.0 == 0 || b.1 == 0), "{l:?}");
 }
+
+#[test]
+fn a_range_may_be_as_large_as_the_limit() {
+    assert!(moves("R64").is_ok());
+    assert!(error("R65").starts_with("1..3 range 65 is too large"), "{}", error("R65"));
+}
+
+#[test]
+fn only_leapers_whose_path_would_skip_squares_are_refused_as_riders() {
+    assert!(error("A2").contains("a riding A is not supported"), "{}", error("A2"));
+    assert!(error("D0").contains("a riding D is not supported"), "{}", error("D0"));
+    // An oblique rider (a zebra-rider) has no squares to skip on its line.
+    assert!(moves("Z2").is_ok());
+    assert!(moves("F2").is_ok());
+}
+
+#[test]
+fn two_letters_on_one_axis_are_two_selectors() {
+    // `fbN`: the narrow forward jumps and the narrow backward ones, as `vN`.
+    assert_eq!(draw("fbN"), draw("vN"));
+    assert_eq!(
+        draw("fbN"),
+        ".......\n..x.x..\n.......\n...*...\n.......\n..x.x..\n.......\n"
+    );
+}
