@@ -330,13 +330,25 @@ fn a_later_leg_of_a_leaper_takes_the_leaper_steps() {
 #[test]
 fn a_range_may_be_as_large_as_the_limit() {
     assert!(moves("R64").is_ok());
-    assert!(error("R65").starts_with("1..3 range 65 is too large"), "{}", error("R65"));
+    assert!(
+        error("R65").starts_with("1..3 range 65 is too large"),
+        "{}",
+        error("R65")
+    );
 }
 
 #[test]
 fn only_leapers_whose_path_would_skip_squares_are_refused_as_riders() {
-    assert!(error("A2").contains("a riding A is not supported"), "{}", error("A2"));
-    assert!(error("D0").contains("a riding D is not supported"), "{}", error("D0"));
+    assert!(
+        error("A2").contains("a riding A is not supported"),
+        "{}",
+        error("A2")
+    );
+    assert!(
+        error("D0").contains("a riding D is not supported"),
+        "{}",
+        error("D0")
+    );
     // An oblique rider (a zebra-rider) has no squares to skip on its line.
     assert!(moves("Z2").is_ok());
     assert!(moves("F2").is_ok());
@@ -350,4 +362,20 @@ fn two_letters_on_one_axis_are_two_selectors() {
         draw("fbN"),
         ".......\n..x.x..\n.......\n...*...\n.......\n..x.x..\n.......\n"
     );
+}
+
+#[test]
+fn a_letter_before_a_half_is_not_paired_with_it() {
+    // `frhN`: `f` alone, then `rh` (the right half), not `fr` then a lone `h`.
+    let both: std::collections::BTreeSet<(i8, i8)> = moves("frhN")
+        .expect("frhN")
+        .steps
+        .iter()
+        .map(|s| (s.dx, s.dy))
+        .collect();
+    let mut apart: std::collections::BTreeSet<(i8, i8)> = std::collections::BTreeSet::new();
+    for text in ["fN", "rhN"] {
+        apart.extend(moves(text).expect(text).steps.iter().map(|s| (s.dx, s.dy)));
+    }
+    assert_eq!(both, apart);
 }
