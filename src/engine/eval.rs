@@ -415,7 +415,8 @@ impl<B: Bitboard> Evaluator<B> {
                 score[us] -= (penalty as i64 * self.unit as i64 / 100) as Score;
             }
         }
-        // Pieces a side attacks that nothing of their own side guards.
+        // Each side's pieces (not royals) that the other side attacks and
+        // no piece of their own guards: worth `hanging` each to the attacker.
         for c in Color::ALL {
             let (ci, ti) = (c.index(), c.opposite().index());
             let hanging = pos.color_pieces(c) & attacked[ti] & !attacked[ci] & !pos.royals(c);
