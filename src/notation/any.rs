@@ -14,7 +14,9 @@ impl AnyPosition {
         moves: &[S],
     ) -> Result<AnyPosition, ReplayError> {
         Ok(match game {
+            #[cfg(not(feature = "one-width"))]
             Game::Narrow(r) => Position::from_moves(r, setup, moves)?.into(),
+            #[cfg(not(feature = "one-width"))]
             Game::Wide(r) => Position::from_moves(r, setup, moves)?.into(),
             Game::Large(r) => Position::from_moves(r, setup, moves)?.into(),
         })

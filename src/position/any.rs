@@ -15,8 +15,10 @@ use crate::setup::Setup;
 #[derive(Clone)]
 pub enum AnyPosition {
     /// Up to 64 squares.
+    #[cfg(not(feature = "one-width"))]
     Narrow(Position<u64>),
     /// Up to 128 squares.
+    #[cfg(not(feature = "one-width"))]
     Wide(Position<u128>),
     /// Up to 256 squares.
     Large(Position<Bitboard256>),
@@ -28,21 +30,27 @@ pub enum AnyPosition {
 macro_rules! with_position {
     ($any:expr, $pos:ident => $body:expr) => {
         match $any {
+            #[cfg(not(feature = "one-width"))]
             $crate::position::AnyPosition::Narrow($pos) => $body,
+            #[cfg(not(feature = "one-width"))]
             $crate::position::AnyPosition::Wide($pos) => $body,
             $crate::position::AnyPosition::Large($pos) => $body,
         }
     };
 }
 
+#[cfg(not(feature = "one-width"))]
 impl From<Position<u64>> for AnyPosition {
     fn from(p: Position<u64>) -> AnyPosition {
+        #[cfg(not(feature = "one-width"))]
         AnyPosition::Narrow(p)
     }
 }
 
+#[cfg(not(feature = "one-width"))]
 impl From<Position<u128>> for AnyPosition {
     fn from(p: Position<u128>) -> AnyPosition {
+        #[cfg(not(feature = "one-width"))]
         AnyPosition::Wide(p)
     }
 }
@@ -57,7 +65,9 @@ impl AnyPosition {
     /// The start position of a game.
     pub fn start(game: &Game) -> AnyPosition {
         match game {
+            #[cfg(not(feature = "one-width"))]
             Game::Narrow(r) => Position::start(r).into(),
+            #[cfg(not(feature = "one-width"))]
             Game::Wide(r) => Position::start(r).into(),
             Game::Large(r) => Position::start(r).into(),
         }
@@ -66,7 +76,9 @@ impl AnyPosition {
     /// Checks a setup against a game's rules and makes it a position.
     pub fn new(game: &Game, setup: &Setup) -> Result<AnyPosition, PositionError> {
         Ok(match game {
+            #[cfg(not(feature = "one-width"))]
             Game::Narrow(r) => Position::new(r, setup)?.into(),
+            #[cfg(not(feature = "one-width"))]
             Game::Wide(r) => Position::new(r, setup)?.into(),
             Game::Large(r) => Position::new(r, setup)?.into(),
         })
@@ -75,7 +87,9 @@ impl AnyPosition {
     /// The game this position is played in (its rules shared, not copied).
     pub fn game(&self) -> Game {
         match self {
+            #[cfg(not(feature = "one-width"))]
             AnyPosition::Narrow(p) => Game::Narrow(p.shared_rules().clone()),
+            #[cfg(not(feature = "one-width"))]
             AnyPosition::Wide(p) => Game::Wide(p.shared_rules().clone()),
             AnyPosition::Large(p) => Game::Large(p.shared_rules().clone()),
         }

@@ -13,8 +13,10 @@ use crate::variant::{self, Problem, Variant, VariantError};
 #[derive(Clone, Debug)]
 pub enum Game {
     /// Up to 64 squares.
+    #[cfg(not(feature = "one-width"))]
     Narrow(Arc<Rules<u64>>),
     /// Up to 128 squares.
+    #[cfg(not(feature = "one-width"))]
     Wide(Arc<Rules<u128>>),
     /// Up to [`crate::board::MAX_SQUARES`] (256) squares.
     Large(Arc<Rules<Bitboard256>>),
@@ -33,40 +35,29 @@ impl Game {
         let t = &v.engine.topology;
         // A board beyond the widest bitboard is refused by the validator.
         let squares = (t.rows as u64) * (t.cols as u64);
+        #[cfg(not(feature = "one-width"))]
         if squares <= u64::BITS as u64 {
-            Ok(Game::Narrow(checked(v, rules::compile(v))?))
+            return Ok(Game::Narrow(checked(v, rules::compile(v))?));
         } else if squares <= u128::BITS as u64 {
-            Ok(Game::Wide(checked(v, rules::compile(v))?))
-        } else {
-            Ok(Game::Large(checked(v, rules::compile(v))?))
+            return Ok(Game::Wide(checked(v, rules::compile(v))?));
         }
+        let _ = squares;
+        Ok(Game::Large(checked(v, rules::compile(v))?))
     }
 
     /// The variant's slug.
     pub fn slug(&self) -> &str {
-        match self {
-            Game::Narrow(r) => &r.slug,
-            Game::Wide(r) => &r.slug,
-            Game::Large(r) => &r.slug,
-        }
+        crate::with_rules!(self, r => &r.slug)
     }
 
     /// The variant's title.
     pub fn title(&self) -> &str {
-        match self {
-            Game::Narrow(r) => &r.title,
-            Game::Wide(r) => &r.title,
-            Game::Large(r) => &r.title,
-        }
+        crate::with_rules!(self, r => &r.title)
     }
 
     /// The variant's start setup.
     pub fn start_setup(&self) -> &Setup {
-        match self {
-            Game::Narrow(r) => &r.start,
-            Game::Wide(r) => &r.start,
-            Game::Large(r) => &r.start,
-        }
+        crate::with_rules!(self, r => &r.start)
     }
 }
 
@@ -93,7 +84,9 @@ fn checked<B: Bitboard>(
 macro_rules! with_rules {
     ($game:expr, $rules:ident => $body:expr) => {
         match $game {
+            #[cfg(not(feature = "one-width"))]
             $crate::Game::Narrow($rules) => $body,
+            #[cfg(not(feature = "one-width"))]
             $crate::Game::Wide($rules) => $body,
             $crate::Game::Large($rules) => $body,
         }

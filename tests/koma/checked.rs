@@ -7,18 +7,16 @@ use koma::position::{IllegalMove, Move, Position};
 use koma::rules::Role;
 use koma::setup::Setup;
 
-use crate::common::game;
+use crate::common::{Narrow, game, narrow_rules};
 
-fn judkins(fen: &str) -> Position<u64> {
-    let koma::Game::Narrow(rules) = game("judkins-shogi") else {
-        panic!("Judkins fits 64 squares")
-    };
+fn judkins(fen: &str) -> Position<Narrow> {
+    let rules = narrow_rules(&game("judkins-shogi"));
     Position::new(&rules, &Setup::parse_fen(fen).expect("FEN")).expect("valid")
 }
 
 /// The refused move changes nothing: same FEN, hash and history, and the
 /// next undo takes back the last move that was really played.
-fn refused(pos: &mut Position<u64>, mv: Move, expected: IllegalMove) {
+fn refused(pos: &mut Position<Narrow>, mv: Move, expected: IllegalMove) {
     let (fen, hash, history) = (pos.fen(), pos.hash(), pos.history().count());
     assert_eq!(pos.try_play(mv), Err(expected), "{mv:?}");
     assert_eq!(pos.fen(), fen);
@@ -125,9 +123,7 @@ fn has_legal_move_agrees_with_the_move_list() {
 
 #[test]
 fn position_problems_are_typed() {
-    let koma::Game::Narrow(rules) = game("judkins-shogi") else {
-        panic!("Judkins fits 64 squares")
-    };
+    let rules = narrow_rules(&game("judkins-shogi"));
     let setup = Setup::parse_fen("rbsgkn/5p/6/P5/P5/NKGSBR[X] b - - 0 1").expect("FEN");
     let e = match Position::new(&rules, &setup) {
         Ok(_) => {

@@ -2,7 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use koma::Game;
+use koma::rules::Rules;
 
 /// The repository's `tests/` folder.
 pub fn tests_dir() -> PathBuf {
@@ -25,6 +28,25 @@ pub fn variant_path(name: &str) -> String {
 /// Loads a variant, failing the test with the loader's message.
 pub fn game(slug: &str) -> Game {
     Game::load(slug).unwrap_or_else(|e| panic!("{slug}: {e}"))
+}
+
+/// The bitboard of games up to 64 squares: `u64`, or the one width of the
+/// `one-width` feature (mutation testing, tests/mutants/README.md).
+#[cfg(not(feature = "one-width"))]
+pub type Narrow = u64;
+#[cfg(feature = "one-width")]
+pub type Narrow = koma::board::Bitboard256;
+
+/// The rules of a game of up to 64 squares, on [`Narrow`].
+pub fn narrow_rules(g: &Game) -> Arc<Rules<Narrow>> {
+    match g {
+        #[cfg(not(feature = "one-width"))]
+        Game::Narrow(rules) => rules.clone(),
+        #[cfg(feature = "one-width")]
+        Game::Large(rules) => rules.clone(),
+        #[cfg(not(feature = "one-width"))]
+        _ => panic!("{} is not on the narrow bitboard", g.slug()),
+    }
 }
 
 /// Key-value lines (`key: value`), `#` comments and blank lines skipped.

@@ -9,25 +9,23 @@ use koma::position::{AnyPosition, Outcome, Position, Reason};
 use koma::setup::Setup;
 use koma::with_rules;
 
-use crate::common::game;
+use crate::common::{Narrow, game, narrow_rules};
 
-fn play(pos: &mut Position<u64>, moves: &[&str]) {
+fn play(pos: &mut Position<Narrow>, moves: &[&str]) {
     for m in moves {
         let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{e}"));
         pos.play(mv);
     }
 }
 
-fn judkins(fen: Option<&str>, f: impl FnOnce(Position<u64>)) {
+fn judkins(fen: Option<&str>, f: impl FnOnce(Position<Narrow>)) {
     let g = game("judkins-shogi");
-    let koma::Game::Narrow(rules) = &g else {
-        panic!("Judkins fits 64 squares")
-    };
+    let rules = narrow_rules(&g);
     let setup = fen.map_or_else(
         || rules.start.clone(),
         |f| Setup::parse_fen(f).expect("FEN"),
     );
-    f(Position::new(rules, &setup).expect("valid"));
+    f(Position::new(&rules, &setup).expect("valid"));
 }
 
 #[test]
@@ -80,7 +78,7 @@ fn checkmate_and_no_legal_move_lose() {
     });
 }
 
-fn best(pos: &mut Position<u64>, depth: u32) -> (String, Option<i32>) {
+fn best(pos: &mut Position<Narrow>, depth: u32) -> (String, Option<i32>) {
     let mut engine = Engine::new(8);
     let stop = AtomicBool::new(false);
     let (m, info) = engine.think(
@@ -118,7 +116,7 @@ fn the_engine_finds_mate_in_one() {
 
 /// Whether the engine, moving for the side to move, mates within `moves`
 /// of its moves against every defence.
-fn mates_against_every_defence(pos: &mut Position<u64>, moves: u32) -> bool {
+fn mates_against_every_defence(pos: &mut Position<Narrow>, moves: u32) -> bool {
     if moves == 0 {
         return false;
     }
@@ -163,12 +161,10 @@ const MATE_IN_THREE: &str = "6/3k1+b/P1Rs2/K5/1N1G2/Nb1S2[GPR] w - - 0 16";
 #[test]
 fn the_engine_avoids_a_repetition_that_loses() {
     let g = game("minishogi");
-    let koma::Game::Narrow(rules) = &g else {
-        panic!("minishogi fits 64 squares")
-    };
+    let rules = narrow_rules(&g);
     // Gote has a gold in hand; sente has only its king.
     let setup = Setup::parse_fen("k4/5/5/5/4K[g] w - - 0 1").expect("FEN");
-    let mut pos = Position::new(rules, &setup).expect("valid");
+    let mut pos = Position::new(&rules, &setup).expect("valid");
     play(&mut pos, &["1e2e", "5a4a", "2e1e", "4a5a"]);
     assert_eq!(pos.repetitions(), 2);
     for depth in 1..=4 {
