@@ -460,7 +460,94 @@ fn kif_names(kif: &Option<String>, kanji: &Option<String>, shared: &[&str]) -> V
 #[cfg(test)]
 mod tests {
     use super::compile;
+    use crate::board::{Bitboard, Bitboard256, Color};
+    use crate::rules::Rules;
     use crate::variant;
+
+    /// Minishogi with the rook given a (2,0) leap that its ride also
+    /// reaches (`RD`), written once plainly and once with the leap named
+    /// a second time to capture only (`RDcD`): the same piece.
+    const RD: &str = "---\ntitle: RD\nslug: rd\nparent: minishogi\nengine:\n  pieces:\n    rook: { betza: RD }\n---\n";
+    const RD_TWICE: &str = "---\ntitle: RDcD\nslug: rdcd\nparent: minishogi\nengine:\n  pieces:\n    rook: { betza: RDcD }\n---\n";
+
+    fn compiled(text: &str) -> Rules<Bitboard256> {
+        let v = variant::from_text(text, "test.md", None).expect("the test file loads");
+        compile(&v).expect("compiles")
+    }
+
+    /// Every embedded variant and the two files above, on the widest bitboard.
+    fn every_game() -> Vec<Rules<Bitboard256>> {
+        let mut games: Vec<_> = variant::catalogue()
+            .into_iter()
+            .map(|slug| compile(&variant::load(slug).expect("loads")).expect("compiles"))
+            .collect();
+        games.push(compiled(RD));
+        games.push(compiled(RD_TWICE));
+        games
+    }
+
+    /// The tables built once from the move tables hold what their
+    /// definitions say, worked out here the long way: `reach` is what the
+    /// role attacks on an empty board; `ride_lines` the squares from which
+    /// a rider of the other colour sees the square on an empty board.
+    #[test]
+    fn the_derived_tables_hold_what_their_definitions_say() {
+        for rules in every_game() {
+            let t = rules.topology;
+            for color in Color::ALL {
+                for sq in t.squares() {
+                    for role in rules.all_roles() {
+                        assert_eq!(
+                            rules.reach(color, role, sq),
+                            rules.attacks(color, role, sq, Bitboard256::EMPTY),
+                            "{}: reach of {color:?} {role:?} from {sq:?}",
+                            rules.slug
+                        );
+                    }
+                    let mut lines = Bitboard256::EMPTY;
+                    for from in t.squares() {
+                        if rules
+                            .all_roles()
+                            .any(|role| rules.ride_xray(color.opposite(), role, from).contains(sq))
+                        {
+                            lines |= Bitboard256::from_square(from);
+                        }
+                    }
+                    assert_eq!(
+                        rules.ride_lines(color, sq),
+                        lines,
+                        "{}: ride lines to {sq:?} for {color:?}",
+                        rules.slug
+                    );
+                }
+            }
+        }
+    }
+
+    /// A leap named in two modes (`D` and `cD`) is the same leap: what the
+    /// piece attacks and whether a check by it can be blocked do not change.
+    #[test]
+    fn a_leap_named_twice_attacks_and_checks_as_once() {
+        let (once, twice) = (compiled(RD), compiled(RD_TWICE));
+        let rook = once.role_by_letter('R', false).expect("a rook");
+        assert_eq!(twice.role_by_letter('R', false), Some(rook));
+        let t = once.topology;
+        for color in Color::ALL {
+            for from in t.squares() {
+                assert_eq!(
+                    once.attacks(color, rook, from, Bitboard256::EMPTY),
+                    twice.attacks(color, rook, from, Bitboard256::EMPTY)
+                );
+                for to in t.squares() {
+                    assert_eq!(
+                        once.leap_attacks(color, rook, from, to),
+                        twice.leap_attacks(color, rook, from, to),
+                        "{color:?} rook {from:?} to {to:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_bitboard_too_narrow_for_the_board_is_a_problem_at_the_topology() {

@@ -210,7 +210,9 @@ fn hopper_move_lists_agree_with_the_oracle() {
 /// `tests/turnover/variants.ini`, holds the move lists of the test game
 /// `tests/turnover/NAME.md`: promoted drops barred where the dropped side
 /// could never move (`promoted-drops`), hops that turn the piece over at
-/// every move (`flip-hoppers`) or at captures only (`capture-hoppers`).
+/// every move (`flip-hoppers`) or at captures only (`capture-hoppers`), no
+/// quiet move to a dead end where only a capture turns a piece over
+/// (`capture-dead-ends`).
 #[test]
 fn turnover_move_lists_agree_with_the_oracle() {
     let dir = tests_dir().join("turnover");
@@ -226,7 +228,12 @@ fn turnover_move_lists_agree_with_the_oracle() {
         .collect();
     assert_eq!(
         names,
-        ["capture-hoppers", "flip-hoppers", "promoted-drops"],
+        [
+            "capture-dead-ends",
+            "capture-hoppers",
+            "flip-hoppers",
+            "promoted-drops"
+        ],
         "the games of tests/turnover"
     );
     let mut failures = Vec::new();

@@ -6,6 +6,7 @@ Run from the repository root (needs pyffish: python3 -m pip install pyffish):
     python3 tests/turnover/oracle.py promoted-drops > tests/turnover/promoted-drops.tsv
     python3 tests/turnover/oracle.py flip-hoppers > tests/turnover/flip-hoppers.tsv
     python3 tests/turnover/oracle.py capture-hoppers > tests/turnover/capture-hoppers.tsv
+    python3 tests/turnover/oracle.py capture-dead-ends > tests/turnover/capture-dead-ends.tsv
 
 Each game is loaded into pyffish from tests/turnover/variants.ini (the
 section named in GAMES; none of these games has a pawn rule or a drop-mate
@@ -27,7 +28,7 @@ import pyffish as sf
 
 HERE = Path(__file__).resolve().parent
 GAMES = {"promoted-drops": "promoteddrops", "flip-hoppers": "fliphoppers",
-         "capture-hoppers": "capturehoppers"}
+         "capture-hoppers": "capturehoppers", "capture-dead-ends": "capturedeadends"}
 SEED = 9100
 WANT = 150
 
