@@ -121,7 +121,8 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     // start and the pieces (on the board or in hand) that may promote to a
     // royal one; where captured pieces are dropped again and a side may
     // lose a royal (it has two), every royal and every such piece of the
-    // game, as either side may capture and drop them.
+    // game, as either side may capture and drop them, but one: under the
+    // check rule the opponent's last royal piece is never captured.
     let mut royal = [0u32; 2];
     let mut may_become = [0u32; 2];
     for (color, r, count) in rules.start_pieces() {
@@ -137,7 +138,11 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     for color in Color::ALL {
         let us = color.index();
         rules.start_royals[us] = if rules.drops && capturable {
-            all
+            if rules.check {
+                (all - 1).max(royal[us] + may_become[us])
+            } else {
+                all
+            }
         } else {
             royal[us] + may_become[us]
         };
@@ -547,6 +552,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Minishogi with values given to two pieces, a hand value to one.
+    const VALUES: &str = "---\ntitle: V\nslug: v\nparent: minishogi\nengine:\n  pieces:\n    gold: { value: 200 }\n    silver: { value: 300, hand_value: 310 }\n---\n";
+
+    /// As variants/README.md has it: a piece in hand is worth its `value`
+    /// plus 15% unless the file gives its `hand_value`.
+    #[test]
+    fn a_piece_in_hand_is_worth_its_value_and_15_percent_unless_the_file_says() {
+        let rules = compiled(VALUES);
+        let worth = |letter| {
+            let info = rules.role(rules.role_by_letter(letter, false).expect("a piece"));
+            (info.value, info.hand_value)
+        };
+        assert_eq!(worth('G'), (200, 230));
+        assert_eq!(worth('S'), (300, 310));
+    }
+
+    /// A name read in KIF names one role: a kanji that two roles share (chu
+    /// shogi's promoted sides and the pieces they move like) names neither.
+    #[test]
+    fn every_kif_name_names_one_role() {
+        let mut shared = 0;
+        for rules in every_game() {
+            let mut named = std::collections::HashMap::new();
+            for role in rules.all_roles() {
+                let info = rules.role(role);
+                for name in &info.kif {
+                    if let Some(other) = named.insert(name.clone(), role) {
+                        panic!("{}: {name} names {other:?} and {role:?}", rules.slug);
+                    }
+                }
+                let kanji = info.kanji.as_deref();
+                shared += usize::from(
+                    kanji.is_some()
+                        && rules
+                            .all_roles()
+                            .any(|r| r != role && rules.role(r).kanji.as_deref() == kanji),
+                );
+            }
+        }
+        assert!(
+            shared > 0,
+            "no game has a kanji two roles share: nothing was tested"
+        );
     }
 
     #[test]

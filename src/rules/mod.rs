@@ -236,7 +236,8 @@ pub struct Rules<B> {
     /// The most royal pieces each side can come to have from the start
     /// position: its royals, the pieces that may promote to a royal one,
     /// and with drops the opponent's such pieces (captured, dropped and
-    /// promoted). One means the side's only royal is guarded by `check`.
+    /// promoted), except, under `check`, the one the opponent always keeps.
+    /// One means the side's only royal is guarded by `check`.
     pub start_royals: [u32; 2],
     /// Whether some role wins by reaching the last rank.
     pub has_tries: bool,

@@ -121,3 +121,83 @@ fn translations<B: Bitboard>(rules: &Rules<B>, color: Color, role: Role) -> Opti
     }
     Some(shifts)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::board::{Bitboard, Bitboard256, Color, Square};
+    use crate::rules::{Rules, compile};
+    use crate::variant;
+
+    fn rules(slug: &str) -> Rules<Bitboard256> {
+        compile(&variant::load(slug).expect("loads")).expect("compiles")
+    }
+
+    /// The names of the roles of `color` that move by shifts.
+    fn shifting(rules: &Rules<Bitboard256>, color: Color) -> Vec<String> {
+        (rules.all_roles())
+            .filter(|&r| rules.shifts(color, r).is_some())
+            .map(|r| rules.role(r).name.clone())
+            .collect()
+    }
+
+    /// Where a role moves by shifts, its shifts give its leap tables back,
+    /// square by square and mode by mode, in every embedded game.
+    #[test]
+    fn shifts_give_the_leap_tables_back() {
+        let mut shifted = 0;
+        for slug in variant::catalogue() {
+            let rules = rules(slug);
+            let n = rules.squares;
+            for color in Color::ALL {
+                for role in rules.all_roles() {
+                    let Some(shifts) = rules.shifts(color, role) else {
+                        continue;
+                    };
+                    shifted += 1;
+                    for sq in rules.topology.squares() {
+                        let mut got = [Bitboard256::EMPTY; 3];
+                        for s in shifts.iter().filter(|s| s.from.contains(sq)) {
+                            let k = super::MODES
+                                .iter()
+                                .position(|&m| m == s.mode)
+                                .expect("a mode");
+                            let to = Square::new((sq.index() as i32 + s.delta) as u8);
+                            got[k] |= Bitboard256::from_square(to);
+                        }
+                        let leaps = rules.leaps[rules.cr(color, role) * n + sq.index()];
+                        assert_eq!(got, leaps, "{slug}: {color:?} {role:?} from {sq:?}");
+                    }
+                }
+            }
+        }
+        assert!(
+            shifted > 0,
+            "no game has a role that shifts: nothing was tested"
+        );
+    }
+
+    /// Shogi's pawns (18 in the game) and tokins (as many: each pawn's other
+    /// side) move by shifts, more pieces than twice their offsets; its four
+    /// golds (six offsets) do not, nor Judkins' two pawns; micro shogi, whose
+    /// pieces turn over on capturing, never does. The mask agrees.
+    #[test]
+    fn roles_with_more_pieces_than_twice_their_offsets_shift() {
+        let shogi = rules("shogi");
+        for color in Color::ALL {
+            assert_eq!(shifting(&shogi, color), ["pawn", "tokin"], "{color:?}");
+            let mask = (shogi.all_roles())
+                .filter(|&r| shogi.shifts(color, r).is_some())
+                .fold(0u64, |m, r| m | 1 << r.index());
+            assert_eq!(shogi.shift_roles[color.index()], mask);
+        }
+        for slug in ["judkins-shogi", "micro-shogi"] {
+            let rules = rules(slug);
+            assert_eq!(
+                shifting(&rules, Color::Sente),
+                Vec::<String>::new(),
+                "{slug}"
+            );
+            assert_eq!(rules.shift_roles, [0, 0], "{slug}");
+        }
+    }
+}

@@ -108,3 +108,53 @@ fn a_piece_whose_two_leg_moves_stay_on_its_file_is_limited_per_file() {
         "{doubled}"
     );
 }
+
+#[test]
+fn a_side_may_hold_every_royal_piece_of_the_game_but_the_one_the_check_rule_keeps() {
+    // Minishogi whose pawn promotes to a royal prince: two kings and two
+    // pawns. Sente may come to have its king, its prince and gote's king
+    // (captured while gote had a prince, dropped); gote keeps one royal
+    // piece, as its last one may not be left attacked.
+    let path = crate::common::variant_path("tests/moves/variants/prince-drops.md");
+    assert_eq!(read(&path, "4k/5/5/5/K+P2+P[] w - - 0 1"), Ok(()));
+    assert_eq!(read(&path, "4+p/5/5/5/KK1+P1[] w - - 0 1"), Ok(()));
+    let four = read(&path, "5/5/5/5/KK+P1+P[] w - - 0 1").expect_err("gote's last royal taken");
+    assert!(
+        four.contains("sente has 4 royal pieces") && four.contains("at most 3"),
+        "{four}"
+    );
+}
+
+/// The FEN reader refuses two unpromoted pawns of a side on one file only
+/// where no move can make them: `Ok` where some move changes a pawn's file.
+fn doubled_pawns(path: &str, fen: &str) -> Result<(), String> {
+    read(&crate::common::variant_path(path), fen)
+}
+
+#[test]
+fn a_pawn_that_hops_or_steps_to_another_file_may_stand_doubled() {
+    // Sideways hops as a cannon's (`fWspR`): the hop's file changes.
+    let fen = "4k/5/P4/P4/K4[] w - - 0 1";
+    assert_eq!(
+        doubled_pawns("tests/modes/sideways-hopper-pawn.md", fen),
+        Ok(())
+    );
+    // Forward, then any orthogonal step (`fWfmaW`): a second leg sideways.
+    assert_eq!(doubled_pawns("tests/modes/sidestep-pawn.md", fen), Ok(()));
+}
+
+#[test]
+fn pieces_that_borrow_only_moves_along_the_file_keep_the_per_file_limit() {
+    // Every piece moves straight up or down; a piece moves as its friend
+    // beside it: no move, its own or borrowed, changes a file.
+    let path = "tests/borrow/beside-friend.md";
+    assert_eq!(
+        doubled_pawns(path, "1nkrl/2p2/5/2P2/LRKN1[] w - - 0 1"),
+        Ok(())
+    );
+    let doubled = doubled_pawns(path, "1nkrl/2p2/5/2P2/LKPRN[] w - - 0 1").expect_err("doubled");
+    assert!(
+        doubled.contains("sente has more than 1 unpromoted pawn on file 3"),
+        "{doubled}"
+    );
+}

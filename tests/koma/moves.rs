@@ -50,3 +50,35 @@ fn move_lists() {
         insta::assert_snapshot!(render(&text));
     });
 }
+
+/// Why a move is refused, as `koma moves --moves` and play report it.
+fn refusal(slug: &str, fen: &str, mv: &str) -> String {
+    let g = game(&crate::common::variant_path(slug));
+    with_rules!(&g, rules => {
+        let setup = Setup::parse_fen(fen).expect("FEN");
+        let pos = Position::new(rules, &setup).expect("valid");
+        pos.parse_move(mv).expect_err("illegal").to_string()
+    })
+}
+
+#[test]
+fn a_hop_that_leaves_the_check_is_refused_for_the_check_not_the_movement() {
+    // Sente's king on a1 is checked by gote's leaping cannon (`DpR`) jumping
+    // from a3. Sente's leaping cannon on c1 reaches c3 by its jump and by
+    // hopping over the pawn on c2, and c4 only by the hop: both moves are
+    // its movement, refused because the king stays in check.
+    let (path, fen) = (
+        "tests/hoppers/leaping-cannons.md",
+        "4k/5/5/o4/2P2/K1O2[] w - - 0 1",
+    );
+    for mv in ["c1c3", "c1c4"] {
+        assert_eq!(
+            refusal(path, fen, mv),
+            format!("{mv} is illegal: it does not get out of check")
+        );
+    }
+    assert_eq!(
+        refusal(path, fen, "c1d2"),
+        "c1d2 is illegal: a leaping cannon cannot move from 3f to 2e"
+    );
+}

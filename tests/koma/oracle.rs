@@ -204,6 +204,18 @@ fn hopper_move_lists_agree_with_the_oracle() {
     assert_file_agrees("tests/hoppers/hopper-shogi.md", "hoppers/hopper-shogi.tsv");
 }
 
+/// Hoppers whose hop and leap reach one square (`DpR`, `AgB`): that square
+/// attacked once and one move, against Fairy-Stockfish
+/// (`tests/hoppers/leaping-cannons.tsv`, `tests/hoppers/oracle.py positions
+/// leaping-cannons`).
+#[test]
+fn leaping_cannon_move_lists_agree_with_the_oracle() {
+    assert_file_agrees(
+        "tests/hoppers/leaping-cannons.md",
+        "hoppers/leaping-cannons.tsv",
+    );
+}
+
 /// Games whose pieces turn over (`promotion: flip`, `capture`), position by
 /// position against Fairy-Stockfish: each `tests/turnover/NAME.tsv`, written by
 /// `tests/turnover/oracle.py NAME` from a section of

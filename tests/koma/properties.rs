@@ -902,3 +902,11 @@ fn borrowed_movement_matches_the_reference() {
     let path = crate::common::variant_path("tests/borrow/diagonal-friend.md");
     assert!(check_games(&path, 30, 80, 0x2545_f491_4f6c_dd1d) > 1000);
 }
+
+#[test]
+fn borrowed_movement_from_a_friend_beside_matches_the_reference() {
+    // A piece moves as the friend on its right, on the same rank
+    // (`forward: 0`), every piece moving along its file only.
+    let path = crate::common::variant_path("tests/borrow/beside-friend.md");
+    assert!(check_games(&path, 30, 80, 0x9e37_79b9_7f4a_7c15) > 1000);
+}
