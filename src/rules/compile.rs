@@ -139,7 +139,10 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         let us = color.index();
         rules.start_royals[us] = if rules.drops && capturable {
             if rules.check {
-                (all - 1).max(royal[us] + may_become[us])
+                // Each side starts with a royal piece (the validator
+                // requires one a side where a piece is royal): `all` is 2
+                // or more.
+                all - 1
             } else {
                 all
             }
@@ -465,7 +468,7 @@ fn kif_names(kif: &Option<String>, kanji: &Option<String>, shared: &[&str]) -> V
 #[cfg(test)]
 mod tests {
     use super::compile;
-    use crate::board::{Bitboard, Bitboard256, Color};
+    use crate::board::{Bitboard, Bitboard256, Color, Square};
     use crate::rules::Rules;
     use crate::variant;
 
@@ -474,13 +477,20 @@ mod tests {
     /// a second time to capture only (`RDcD`): the same piece.
     const RD: &str = "---\ntitle: RD\nslug: rd\nparent: minishogi\nengine:\n  pieces:\n    rook: { betza: RD }\n---\n";
     const RD_TWICE: &str = "---\ntitle: RDcD\nslug: rdcd\nparent: minishogi\nengine:\n  pieces:\n    rook: { betza: RDcD }\n---\n";
+    /// The rook given a (2,0) leap that only captures, which its ride also
+    /// reaches (`RcD`): the square is in its capture-only leaps and its rays.
+    const R_CD: &str = "---\ntitle: RcD\nslug: rcd\nparent: minishogi\nengine:\n  pieces:\n    rook: { betza: RcD }\n---\n";
 
     fn compiled(text: &str) -> Rules<Bitboard256> {
         let v = variant::from_text(text, "test.md", None).expect("the test file loads");
         compile(&v).expect("compiles")
     }
 
-    /// Every embedded variant and the two files above, on the widest bitboard.
+    /// Minishogi whose pawn moves only in two legs (`fmafW`, two squares
+    /// straight forward through an empty one).
+    const TWO_LEGS_ONLY: &str = "---\ntitle: F2\nslug: f2\nparent: minishogi\nengine:\n  pieces:\n    pawn: { betza: fmafW }\n---\n";
+
+    /// Every embedded variant and the three files above, on the widest bitboard.
     fn every_game() -> Vec<Rules<Bitboard256>> {
         let mut games: Vec<_> = variant::catalogue()
             .into_iter()
@@ -488,6 +498,7 @@ mod tests {
             .collect();
         games.push(compiled(RD));
         games.push(compiled(RD_TWICE));
+        games.push(compiled(R_CD));
         games
     }
 
@@ -550,6 +561,32 @@ mod tests {
                         "{color:?} rook {from:?} to {to:?}"
                     );
                 }
+            }
+        }
+    }
+
+    /// The rules are the same for both sides turned round: the squares a
+    /// piece of gote could ever move from are sente's turned by half a turn,
+    /// two-leg moves included.
+    #[test]
+    fn gote_may_move_from_where_sente_may_turned_round() {
+        let mut games = every_game();
+        games.push(compiled(TWO_LEGS_ONLY));
+        for rules in games {
+            let last = rules.topology.len() - 1;
+            let turned = |b: Bitboard256| {
+                b.squares().fold(Bitboard256::EMPTY, |t, sq| {
+                    t | Bitboard256::from_square(Square::new((last - sq.index()) as u8))
+                })
+            };
+            for role in rules.all_roles() {
+                assert_eq!(
+                    rules.mobile(Color::Gote, role),
+                    turned(rules.mobile(Color::Sente, role)),
+                    "{}: {}",
+                    rules.slug,
+                    rules.role(role).name
+                );
             }
         }
     }

@@ -272,3 +272,24 @@ impl SplitMix {
         z ^ (z >> 31)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SplitMix;
+
+    /// The Zobrist keys come from SplitMix64 as published (Steele, Lea and
+    /// Flood 2014; Vigna's splitmix64.c): from the seed 1234567 its first
+    /// three outputs are the reference values.
+    #[test]
+    fn zobrist_keys_come_from_splitmix64() {
+        let mut r = SplitMix(1_234_567);
+        assert_eq!(
+            [r.next(), r.next(), r.next()],
+            [
+                6_457_827_717_110_365_317,
+                3_203_168_211_198_807_973,
+                9_817_491_932_198_370_423
+            ]
+        );
+    }
+}
