@@ -142,7 +142,10 @@ impl Worker {
             if shared.stop.load(Ordering::Relaxed) {
                 break;
             }
-            if mate_plies.is_some_and(|p| depth as i32 >= p + 2) {
+            // A mate in p plies: deeper iterations look for a shorter one
+            // that reductions hid (the search is not full-width), up to
+            // twice its length.
+            if mate_plies.is_some_and(|p| depth as i32 >= 2 * p) {
                 break;
             }
             if limits.optimum.is_some_and(|t| start.elapsed() * 10 > t * 6) {

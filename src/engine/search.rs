@@ -288,6 +288,12 @@ impl Worker {
                 _ => {}
             }
         }
+        // No move known from an earlier search of this position: a
+        // shallower search costs less and will find one (internal
+        // iterative reduction).
+        if hash_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
         let unit = run.eval.unit;
         let static_eval = if in_check {
             -INFINITY
@@ -470,6 +476,18 @@ impl Worker {
             return run.eval.evaluate(pos);
         }
         run.seldepth = run.seldepth.max(ply);
+        // A bound from any search of this position decides here too.
+        if beta - alpha == 1
+            && let Some(e) = self.table.probe(pos.hash() ^ run.salt)
+        {
+            let s = tt::from_table(e.score, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
         let in_check = pos.in_check();
         let mut moves = std::mem::take(&mut run.moves[ply]);
         let mut keys = std::mem::take(&mut run.keys[ply]);
