@@ -169,6 +169,18 @@ fn is_capture<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
     matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_some())
 }
 
+/// The score a table entry decides in the window `alpha..beta`: an exact
+/// score, or a bound on the window's far side.
+fn table_cut(e: tt::Entry, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+    let s = tt::from_table(e.score, ply);
+    match e.bound {
+        Bound::Exact => Some(s),
+        Bound::Lower if s >= beta => Some(s),
+        Bound::Upper if s <= alpha => Some(s),
+        _ => None,
+    }
+}
+
 /// Whether the side to move may pass in a null-move search: it has a piece
 /// in hand or two pieces besides its royals on the board, so that passing
 /// is rarely the best it has (zugzwang).
@@ -279,14 +291,9 @@ impl Worker {
         if !pv_node
             && let Some(e) = entry
             && e.depth >= depth
+            && let Some(s) = table_cut(e, ply, alpha, beta)
         {
-            let s = tt::from_table(e.score, ply);
-            match e.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
-            }
+            return s;
         }
         // No move known from an earlier search of this position: a
         // shallower search costs less and will find one (internal
@@ -479,14 +486,9 @@ impl Worker {
         // A bound from any search of this position decides here too.
         if beta - alpha == 1
             && let Some(e) = self.table.probe(pos.hash() ^ run.salt)
+            && let Some(s) = table_cut(e, ply, alpha, beta)
         {
-            let s = tt::from_table(e.score, ply);
-            match e.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
-            }
+            return s;
         }
         let in_check = pos.in_check();
         let mut moves = std::mem::take(&mut run.moves[ply]);
