@@ -324,7 +324,8 @@ impl<B: Bitboard> Position<B> {
             return att;
         }
         for role in rules.all_roles().filter(|&r| rules.role(r).hops) {
-            for from in self.pieces(by, role).squares() {
+            let near = self.pieces(by, role) & rules.hop_sources(by, role, sq);
+            for from in near.squares() {
                 if rules.hop_attacks(by, role, from, occ).contains(sq) {
                     att |= B::from_square(from);
                 }

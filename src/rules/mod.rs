@@ -279,6 +279,10 @@ pub struct Rules<B> {
     pub(crate) rides: Vec<Vec<Ride>>,
     /// Hopper lines by `(colour, role)`.
     pub(crate) hoppers: Vec<Vec<HopRay>>,
+    /// By `(colour, role)` then square: the squares from which a hopper of
+    /// that colour and role could capture on the square over some screen
+    /// (its capturing lines through it); empty without hoppers.
+    pub(crate) hop_sources: Vec<B>,
     /// The hops of `(colour, role, square)`, as a range of `hops`.
     pub(crate) hop_index: Vec<(u32, u32)>,
     /// Two-leg moves' first legs, by origin square (lowest `mid` first).
@@ -508,6 +512,14 @@ impl<B: Bitboard> Rules<B> {
             }
         }
         att
+    }
+
+    /// Squares from which a hopper of `color` and `role` could capture on
+    /// `sq` over some screen, whatever the occupancy: a bound on
+    /// [`Rules::hop_attacks`] seen from its target. Only for a role that hops.
+    #[inline]
+    pub(crate) fn hop_sources(&self, color: Color, role: Role, sq: Square) -> B {
+        self.hop_sources[self.cr(color, role) * self.squares + sq.index()]
     }
 
     /// Squares a hopper may move to over a screen from `sq` (as

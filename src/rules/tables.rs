@@ -123,6 +123,28 @@ pub(super) fn tables<B: Bitboard>(
         }
     }
 
+    // Where a hopper could capture from, by `(colour, role)` then target:
+    // the squares whose lines of capturing hops pass through the target.
+    // A hop lands beyond its screen on the line it started along, so the
+    // whole line from its square bounds every occupancy's landing squares.
+    let mut hop_sources = Vec::new();
+    if hoppers.iter().any(|h| !h.is_empty()) {
+        hop_sources = vec![B::EMPTY; 2 * nroles * n];
+        for (cr, lines) in hoppers.iter().enumerate() {
+            for from in topology.squares() {
+                let line = lines
+                    .iter()
+                    .filter(|h| h.mode != Mode::MoveOnly)
+                    .fold(B::EMPTY, |b, h| {
+                        b | rays[h.full as usize * n + from.index()]
+                    });
+                for sq in line.squares() {
+                    hop_sources[cr * n + sq.index()] |= B::from_square(from);
+                }
+            }
+        }
+    }
+
     // Two-leg moves: from each square, the first legs grouped by where they
     // end and what that square must hold, lowest square first.
     let mut hop_index = Vec::with_capacity(2 * nroles * n);
@@ -234,6 +256,7 @@ pub(super) fn tables<B: Bitboard>(
             .collect(),
         rides,
         hoppers,
+        hop_sources,
         hop_index,
         hops,
         rays,
