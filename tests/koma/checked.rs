@@ -169,3 +169,27 @@ fn outcomes_are_typed() {
     );
     assert_eq!(o.to_string(), "sente wins by checkmate");
 }
+
+/// The history is the moves played, in order, and the last move its last;
+/// undo takes them back from the end (records, the server and the engine's
+/// ordering read them).
+#[test]
+fn history_and_last_move_follow_play_and_undo() {
+    let mut pos = judkins("rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1");
+    assert_eq!(pos.history().count(), 0);
+    assert_eq!(pos.last_move(), None);
+    let mut played = Vec::new();
+    for text in ["6e6d", "1b1c", "2f3e", "1c1d"] {
+        let mv = pos.parse_move(text).expect("legal");
+        pos.try_play(mv).expect("legal");
+        played.push(mv);
+        assert_eq!(pos.history().collect::<Vec<_>>(), played, "after {text}");
+        assert_eq!(pos.last_move(), Some(mv), "after {text}");
+    }
+    while let Some(mv) = played.pop() {
+        assert_eq!(pos.undo(), Some(mv));
+        assert_eq!(pos.history().collect::<Vec<_>>(), played);
+        assert_eq!(pos.last_move(), played.last().copied());
+    }
+    assert_eq!(pos.undo(), None);
+}
