@@ -215,6 +215,12 @@ impl Reference {
             (h.max == 0 || h.max >= 2)
                 && t.square(f + 2 * h.dx as i32 * sign, r + 2 * h.dy as i32 * sign)
                     .is_some()
+        }) || self.two_legs[role.index()].iter().any(|l| {
+            // Both legs on the board (a piece that moves only in two legs).
+            let (x, y) = (f + l.first.dx as i32 * sign, r + l.first.dy as i32 * sign);
+            t.square(x, y).is_some()
+                && t.square(x + l.second.dx as i32 * sign, y + l.second.dy as i32 * sign)
+                    .is_some()
         })
     }
 
@@ -736,6 +742,94 @@ fn two_leg_moves_match_the_reference() {
     // captures without moving, passes, checks given and parried by them.
     let path = crate::common::variant_path("tests/legs/lion-7x7.md");
     assert!(check_games(&path, 30, 80, 0x2d35_8dcc_aa6c_78a5) > 1000);
+    // With a bishop (a friend that blocks the falcon without guarding past
+    // it), a stinger (diagonal captures only without moving), a jumper (two
+    // knight's jumps through an empty square) and a cannon,
+    // and no rider along files and ranks.
+    let path = crate::common::variant_path("tests/legs/igui-7x7.md");
+    assert!(check_games(&path, 20, 80, 0x94d0_49bb_1331_11eb) > 800);
+}
+
+#[test]
+fn attacks_in_chosen_positions_match_the_reference() {
+    // Positions random games seldom reach, each made for one way a square is
+    // attacked or not (the side to move is gote; whether it is in check is
+    // read from the rules, and the reference must agree).
+    let cases = [
+        // The falcon's double step goes only through an empty square: its
+        // own bishop in front blocks it, and the bishop does not guard the
+        // square beyond. Gote is not in check; its pawn may move.
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p2k3/3B3/3F3/7/K6[] b - - 0 1",
+            false,
+        ),
+        // Through an empty square it does attack: gote is in check.
+        (
+            "tests/legs/lion-7x7.md",
+            "7/7/p2k3/7/3F3/7/K6[] b - - 0 1",
+            true,
+        ),
+        // So does the stinger's two-step move, which has no capture on its
+        // first square to stand in for it.
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p2k3/7/3T3/7/K6[] b - - 0 1",
+            true,
+        ),
+        // The stinger captures a diagonal neighbour only without moving (a
+        // move in two legs): gote's king next to it is in check.
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p6/4k2/3T3/7/K6[] b - - 0 1",
+            true,
+        ),
+        // The eagle's capture on the way needs a victim there: past its own
+        // pawn it does not attack 4d, where gote's king may go.
+        (
+            "tests/legs/lion-7x7.md",
+            "7/7/p2k3/7/2P4/1+F5/K6[] b - - 0 1",
+            false,
+        ),
+        // Moves that let an attack through, off every rider's line (the
+        // game has no rook, lance or eagle): the gold in front of the king
+        // may not step aside and let the stinger's two steps through, the
+        // silver may not go between the cannon and the king as its screen.
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p2k3/3g3/3T3/7/6K[] b - - 0 1",
+            false,
+        ),
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p2k3/7/7/2s4/3U2K[] b - - 0 1",
+            false,
+        ),
+        // The gold between the jumper and the king, a knight's jump from
+        // each, off every line through the king, may not move at all.
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p2k3/7/2g4/7/1J4K[] b - - 0 1",
+            false,
+        ),
+        // Sente's swallows stand on exactly the squares from which a
+        // swallow attacks where gote's phoenix could go (the table of
+        // `Rules::near_royal`): the phoenix has no move.
+        ("tori-shogi", "k6/1S5/SS3s1/7/7/7/6K[] b - - 0 1", false),
+    ];
+    for (file, fen, in_check) in cases {
+        let path = crate::common::variant_path(file);
+        let g = game(&path);
+        with_rules!(&g, rules => {
+            let reference = Reference::new(rules, &path);
+            let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN reads")).expect("valid");
+            assert_eq!(reference.royal_in_danger(&pos, pos.turn()), in_check, "{file} {fen}: the reference's check status");
+            assert_eq!(pos.in_check(), in_check, "{file} {fen}: check status");
+            let legal = pos.legal_moves();
+            assert!(!legal.is_empty(), "{file} {fen}: gote has a move");
+            assert_eq!(names(&pos, &legal), names(&pos, &reference.moves(&pos)), "{file} {fen}: generator and reference differ");
+        });
+    }
 }
 
 #[test]
