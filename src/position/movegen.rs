@@ -122,11 +122,44 @@ impl Sink for First {
 struct Tried<'a, S, B: Bitboard> {
     scratch: Position<B>,
     out: &'a mut S,
+    /// The squares a move must touch to be tried ([`Rules::trial_watch`]
+    /// of the mover's royal when it is not attacked; every square when it
+    /// is, or when there is no table or no single royal).
+    watch: B,
+}
+
+impl<'a, S: Sink, B: Bitboard> Tried<'a, S, B> {
+    fn new(pos: &Position<B>, out: &'a mut S) -> Self {
+        let us = pos.turn;
+        let watch = pos
+            .royal_square(us)
+            .and_then(|royal| {
+                let attacked = pos.attackers_to(royal, us.opposite(), pos.occupied()).any();
+                pos.rules.trial_watch(us, royal).filter(|_| !attacked)
+            })
+            .unwrap_or(!B::EMPTY);
+        Tried {
+            scratch: pos.without_history(),
+            out,
+            watch,
+        }
+    }
 }
 
 impl<S: Sink, B: Bitboard> Sink for Tried<'_, S, B> {
     #[inline]
     fn push(&mut self, mv: Move) {
+        let touched = match mv {
+            Move::Normal { from, to, .. } => B::from_square(from) | B::from_square(to),
+            Move::MultiLeg { from, via, to, .. } => {
+                B::from_square(from) | B::from_square(via) | B::from_square(to)
+            }
+            Move::Drop { to, .. } => B::from_square(to),
+        };
+        if (touched & self.watch).is_empty() {
+            self.out.push(mv);
+            return;
+        }
         let us = self.scratch.turn;
         self.scratch.play_unchecked(mv);
         let safe = match self.scratch.royal_square(us) {
@@ -261,10 +294,7 @@ impl<B: Bitboard> Position<B> {
         if !self.rules.by_trial {
             self.generate_with::<S, false>(out, &self.guard(), to_mask, drops);
         } else if self.rules.check {
-            let mut tried = Tried {
-                scratch: self.without_history(),
-                out,
-            };
+            let mut tried = Tried::new(self, out);
             self.generate_unguarded(&mut tried, to_mask, drops);
         } else {
             self.generate_unguarded(out, to_mask, drops);

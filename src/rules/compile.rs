@@ -193,6 +193,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.zone_masks = zone_masks(&rules);
     (rules.reach, rules.xray, rules.lines) = reaches(&rules);
     rules.near = near_royal(&rules);
+    rules.watch = trial_watch(&rules);
     (rules.shifts, rules.shift_roles) = super::shifts::shifts(&rules);
     let mask = |pick: &dyn Fn(&RoleInfo) -> bool| {
         rules
@@ -261,6 +262,46 @@ fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>, Vec<B>) {
         })
         .collect();
     (reach, xray, lines)
+}
+
+/// The table of [`Rules::trial_watch`], where legality is tried by playing
+/// each move under the check rule (two-leg moves or hops, no borrowing).
+fn trial_watch<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
+    if !rules.check || !rules.by_trial || rules.borrows() {
+        return Vec::new();
+    }
+    let n = rules.squares;
+    let mut watch = Vec::with_capacity(2 * n);
+    for color in Color::ALL {
+        for sq in rules.topology.squares() {
+            let mut w = B::from_square(sq) | rules.ride_lines(color, sq);
+            if rules.has_hoppers {
+                for role in rules.all_roles() {
+                    w |= rules.hop_sources(color.opposite(), role, sq);
+                }
+            }
+            watch.push(w);
+        }
+    }
+    // A two-leg attack on a square depends on where the piece stands, where
+    // its first leg ends and where its second may end (a capture on the way
+    // needs a square to go on to).
+    for color in Color::ALL {
+        let them = color.opposite();
+        for role in rules.all_roles().filter(|&r| rules.role(r).two_legs) {
+            for from in rules.topology.squares() {
+                for hop in rules.hops(them, role, from) {
+                    let [both, to_empty, to_capture] = hop.second;
+                    let ends = both | to_empty | to_capture;
+                    let route = B::from_square(from) | B::from_square(hop.mid) | ends;
+                    for sq in (ends | B::from_square(hop.mid)).squares() {
+                        watch[color.index() * n + sq.index()] |= route;
+                    }
+                }
+            }
+        }
+    }
+    watch
 }
 
 /// The table of [`Rules::near_royal`], where royal moves are tested square

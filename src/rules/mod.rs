@@ -308,6 +308,9 @@ pub struct Rules<B> {
     /// [`Rules::near_royal`] by colour, square, then role (empty where
     /// it is never read).
     pub(crate) near: Vec<B>,
+    /// [`Rules::trial_watch`] by colour then square (empty where it is
+    /// never read).
+    pub(crate) watch: Vec<B>,
     /// [`Rules::ride_lines`] by colour then square.
     pub(crate) lines: Vec<B>,
     /// The leaps of `(colour, role)` as shifts, where they are translations.
@@ -657,6 +660,23 @@ impl<B: Bitboard> Rules<B> {
         let roles = self.roles.len();
         let at = (color.index() * self.squares + sq.index()) * roles;
         self.near.get(at..at + roles)
+    }
+
+    /// The squares whose occupant, changed by a move of `color` that leaves
+    /// its royal on `sq`, could let a piece of the other colour start to
+    /// attack `sq`: the square itself, the lines of riders and of capturing
+    /// hops through it, and the squares of every two-leg move of the other
+    /// colour that ends on or passes over it. A move of a piece other than
+    /// the royal that touches none of them (its squares, where it starts,
+    /// passes and ends) cannot leave an unattacked royal attacked. `None`
+    /// where the table is not made: where legality is not tried by playing
+    /// the moves, or where pieces borrow movement (a move then changes how
+    /// other pieces move).
+    #[inline]
+    pub(crate) fn trial_watch(&self, color: Color, sq: Square) -> Option<B> {
+        self.watch
+            .get(color.index() * self.squares + sq.index())
+            .copied()
     }
 
     /// Every square from which some rider of the other colour could reach

@@ -268,6 +268,7 @@ pub(super) fn tables<B: Bitboard>(
         xray: Vec::new(),
         lines: Vec::new(),
         near: Vec::new(),
+        watch: Vec::new(),
         shift_roles: [0; 2],
         hand_roles: 0,
         rider_roles: 0,
