@@ -122,26 +122,46 @@ impl Sink for First {
 struct Tried<'a, S, B: Bitboard> {
     scratch: Position<B>,
     out: &'a mut S,
-    /// The squares a move must touch to be tried ([`Rules::trial_watch`]
-    /// of the mover's royal when it is not attacked; every square when it
-    /// is, or when there is no table or no single royal).
+    /// The squares a move must touch to be tried, from
+    /// [`Rules::trial_watch`] of the mover's one royal: out of check, the
+    /// squares always watched and the rays on which the other side has a
+    /// piece (a move elsewhere is legal); in check, the squares always
+    /// watched, the checkers and the rays they stand on (a move elsewhere
+    /// leaves every check as it is, and is illegal). Every square without
+    /// the table or a single royal.
     watch: B,
+    /// Whether the royal is attacked: what a move off `watch` is.
+    in_check: bool,
+    /// The side's one royal (none: no move is illegal by the check rule).
+    royal: Option<Square>,
 }
 
 impl<'a, S: Sink, B: Bitboard> Tried<'a, S, B> {
     fn new(pos: &Position<B>, out: &'a mut S) -> Self {
         let us = pos.turn;
-        let watch = pos
-            .royal_square(us)
-            .and_then(|royal| {
-                let attacked = pos.attackers_to(royal, us.opposite(), pos.occupied()).any();
-                pos.rules.trial_watch(us, royal).filter(|_| !attacked)
-            })
-            .unwrap_or(!B::EMPTY);
+        let them = us.opposite();
+        let royal = pos.royal_square(us);
+        let table = royal.and_then(|royal| Some((royal, pos.rules.trial_watch(us, royal)?)));
+        let (watch, in_check) = match table {
+            None => (!B::EMPTY, false),
+            Some((royal, (fixed, lines))) => {
+                let checkers = pos.attackers_to(royal, them, pos.occupied());
+                // Out of check, a line matters where a piece of the other
+                // side could attack along it; in check, where a checker does.
+                let (of, in_check) = match checkers.any() {
+                    false => (pos.by_color[them.index()], false),
+                    true => (checkers, true),
+                };
+                let lines = lines.iter().filter(|&&line| (line & of).any());
+                (lines.fold(fixed | checkers, |w, &line| w | line), in_check)
+            }
+        };
         Tried {
             scratch: pos.without_history(),
             out,
             watch,
+            in_check,
+            royal,
         }
     }
 }
@@ -157,18 +177,28 @@ impl<S: Sink, B: Bitboard> Sink for Tried<'_, S, B> {
             Move::Drop { to, .. } => B::from_square(to),
         };
         if (touched & self.watch).is_empty() {
-            self.out.push(mv);
+            if !self.in_check {
+                self.out.push(mv);
+            }
             return;
         }
+        let Some(royal) = self.royal else {
+            self.out.push(mv);
+            return;
+        };
+        // The royal to keep safe is the one the side had before the move
+        // (where it went, if it moved): a second royal made by the move does
+        // not lift the duty, as the generator with a guard has it.
+        let now = match mv {
+            Move::Normal { from, to, .. } | Move::MultiLeg { from, to, .. } if from == royal => to,
+            _ => royal,
+        };
         let us = self.scratch.turn;
         self.scratch.play_unchecked(mv);
-        let safe = match self.scratch.royal_square(us) {
-            Some(royal) => self
-                .scratch
-                .attackers_to(royal, us.opposite(), self.scratch.occupied())
-                .is_empty(),
-            None => true,
-        };
+        let safe = self
+            .scratch
+            .attackers_to(now, us.opposite(), self.scratch.occupied())
+            .is_empty();
         self.scratch.undo();
         if safe {
             self.out.push(mv);

@@ -11,7 +11,7 @@ use super::{
     BareRoyal, Declaration, PromotionRule, Repetition, Role, RoleInfo, Rules, TradeLimits,
 };
 use crate::board::{Bitboard, Color, Topology};
-use crate::dsl::Moves;
+use crate::dsl::{Mode, Moves};
 use crate::variant::{PieceDef, Problem, Variant};
 
 /// What the compiled rules refuse in a variant the validator accepted.
@@ -193,7 +193,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.zone_masks = zone_masks(&rules);
     (rules.reach, rules.xray, rules.lines) = reaches(&rules);
     rules.near = near_royal(&rules);
-    rules.watch = trial_watch(&rules);
+    (rules.watch, rules.watch_index, rules.watch_lines) = trial_watch(&rules);
     (rules.shifts, rules.shift_roles) = super::shifts::shifts(&rules);
     let mask = |pick: &dyn Fn(&RoleInfo) -> bool| {
         rules
@@ -264,23 +264,39 @@ fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>, Vec<B>) {
     (reach, xray, lines)
 }
 
-/// The table of [`Rules::trial_watch`], where legality is tried by playing
-/// each move under the check rule (two-leg moves or hops, no borrowing).
-fn trial_watch<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
+/// The tables of [`Rules::trial_watch`], where legality is tried by playing
+/// each move under the check rule (two-leg moves or hops, no borrowing):
+/// by colour then square, the squares always watched, and where the lines
+/// through the square are, one ray a direction.
+#[allow(clippy::type_complexity)]
+fn trial_watch<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<(u32, u32)>, Vec<B>) {
+    let (mut fixed, mut index, mut lines) = (Vec::new(), Vec::new(), Vec::new());
     if !rules.check || !rules.by_trial || rules.borrows() {
-        return Vec::new();
+        return (fixed, index, lines);
     }
     let n = rules.squares;
-    let mut watch = Vec::with_capacity(2 * n);
     for color in Color::ALL {
         for sq in rules.topology.squares() {
-            let mut w = B::from_square(sq) | rules.ride_lines(color, sq);
-            if rules.has_hoppers {
-                for role in rules.all_roles() {
-                    w |= rules.hop_sources(color.opposite(), role, sq);
+            fixed.push(B::from_square(sq));
+            // The rays from `sq` of this colour's capturing rides and hops:
+            // by symmetry, where the other colour's riders and hoppers
+            // stand to attack it along them.
+            let start = lines.len() as u32;
+            for role in rules.all_roles() {
+                let cr = rules.cr(color, role);
+                let rides = rules.rides[cr].iter().map(|r| (r.full, r.mode));
+                let hops = rules.hoppers[cr].iter().map(|h| (h.full, h.mode));
+                for (full, mode) in rides.chain(hops) {
+                    let ray = rules.rays[full as usize * n + sq.index()];
+                    if mode != Mode::MoveOnly
+                        && ray.any()
+                        && !lines[start as usize..].contains(&ray)
+                    {
+                        lines.push(ray);
+                    }
                 }
             }
-            watch.push(w);
+            index.push((start, lines.len() as u32));
         }
     }
     // A two-leg attack on a square depends on where the piece stands, where
@@ -295,13 +311,13 @@ fn trial_watch<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
                     let ends = both | to_empty | to_capture;
                     let route = B::from_square(from) | B::from_square(hop.mid) | ends;
                     for sq in (ends | B::from_square(hop.mid)).squares() {
-                        watch[color.index() * n + sq.index()] |= route;
+                        fixed[color.index() * n + sq.index()] |= route;
                     }
                 }
             }
         }
     }
-    watch
+    (fixed, index, lines)
 }
 
 /// The table of [`Rules::near_royal`], where royal moves are tested square

@@ -309,8 +309,11 @@ pub struct Rules<B> {
     /// it is never read).
     pub(crate) near: Vec<B>,
     /// [`Rules::trial_watch`] by colour then square (empty where it is
-    /// never read).
+    /// never read): the squares always watched, and the range of
+    /// `watch_lines` that holds the square's rays.
     pub(crate) watch: Vec<B>,
+    pub(crate) watch_index: Vec<(u32, u32)>,
+    pub(crate) watch_lines: Vec<B>,
     /// [`Rules::ride_lines`] by colour then square.
     pub(crate) lines: Vec<B>,
     /// The leaps of `(colour, role)` as shifts, where they are translations.
@@ -662,21 +665,23 @@ impl<B: Bitboard> Rules<B> {
         self.near.get(at..at + roles)
     }
 
-    /// The squares whose occupant, changed by a move of `color` that leaves
-    /// its royal on `sq`, could let a piece of the other colour start to
-    /// attack `sq`: the square itself, the lines of riders and of capturing
-    /// hops through it, and the squares of every two-leg move of the other
-    /// colour that ends on or passes over it. A move of a piece other than
-    /// the royal that touches none of them (its squares, where it starts,
-    /// passes and ends) cannot leave an unattacked royal attacked. `None`
-    /// where the table is not made: where legality is not tried by playing
-    /// the moves, or where pieces borrow movement (a move then changes how
-    /// other pieces move).
+    /// What a move of `color` that leaves its royal on `sq` must touch
+    /// (where it starts, passes for a capture on the way, or ends) to be
+    /// able to let a piece of the other colour start to attack `sq`: the
+    /// squares always watched (`sq` itself, and the squares of every two-leg
+    /// move of the other colour that ends on or passes over it), and the
+    /// rays from `sq` along which the other colour's riders and capturing
+    /// hoppers could attack it, one a direction (a ray matters only where
+    /// such a piece stands on it; nothing else starts an attack: a leap
+    /// depends on no square). `None` where the table is not made: where
+    /// legality is not tried by playing the moves, or where pieces borrow
+    /// movement (a move then changes how other pieces move).
     #[inline]
-    pub(crate) fn trial_watch(&self, color: Color, sq: Square) -> Option<B> {
-        self.watch
-            .get(color.index() * self.squares + sq.index())
-            .copied()
+    pub(crate) fn trial_watch(&self, color: Color, sq: Square) -> Option<(B, &[B])> {
+        let i = color.index() * self.squares + sq.index();
+        let fixed = *self.watch.get(i)?;
+        let (a, b) = self.watch_index[i];
+        Some((fixed, &self.watch_lines[a as usize..b as usize]))
     }
 
     /// Every square from which some rider of the other colour could reach

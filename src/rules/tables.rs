@@ -269,6 +269,8 @@ pub(super) fn tables<B: Bitboard>(
         lines: Vec::new(),
         near: Vec::new(),
         watch: Vec::new(),
+        watch_index: Vec::new(),
+        watch_lines: Vec::new(),
         shift_roles: [0; 2],
         hand_roles: 0,
         rider_roles: 0,

@@ -753,8 +753,8 @@ fn two_leg_moves_match_the_reference() {
 #[test]
 fn attacks_in_chosen_positions_match_the_reference() {
     // Positions random games seldom reach, each made for one way a square is
-    // attacked or not (the side to move is gote; whether it is in check is
-    // read from the rules, and the reference must agree).
+    // attacked or not (whether the side to move is in check is read from the
+    // rules, and the reference must agree).
     let cases = [
         // The falcon's double step goes only through an empty square: its
         // own bishop in front blocks it, and the bishop does not guard the
@@ -812,6 +812,16 @@ fn attacks_in_chosen_positions_match_the_reference() {
             "7/7/p2k3/7/2g4/7/1J4K[] b - - 0 1",
             false,
         ),
+        // Sente, checked by a cannon over its gold, may not promote its
+        // pawn to a prince far from the check: a second royal made by the
+        // move does not lift the duty to keep the king safe (as
+        // Fairy-Stockfish plays sho shogi; the generator that plays each
+        // move to try it once asked only the royals after it).
+        (
+            "tests/moves/variants/prince-cannon.md",
+            "u1k2/3P1/G4/5/K4[] w - - 0 1",
+            true,
+        ),
         // Sente's swallows stand on exactly the squares from which a
         // swallow attacks where gote's phoenix could go (the table of
         // `Rules::near_royal`): the phoenix has no move.
@@ -826,7 +836,7 @@ fn attacks_in_chosen_positions_match_the_reference() {
             assert_eq!(reference.royal_in_danger(&pos, pos.turn()), in_check, "{file} {fen}: the reference's check status");
             assert_eq!(pos.in_check(), in_check, "{file} {fen}: check status");
             let legal = pos.legal_moves();
-            assert!(!legal.is_empty(), "{file} {fen}: gote has a move");
+            assert!(!legal.is_empty(), "{file} {fen}: the side to move has a move");
             assert_eq!(names(&pos, &legal), names(&pos, &reference.moves(&pos)), "{file} {fen}: generator and reference differ");
         });
     }
@@ -858,6 +868,9 @@ fn royal_promotions_with_drops_and_check_match_the_reference() {
     // FEN reader takes back.
     let path = crate::common::variant_path("tests/moves/variants/prince-drops.md");
     assert!(check_games(&path, 40, 120, 0x9e37_79b9_7f4a_7c15) > 2000);
+    // With cannons: legality tried by playing the moves.
+    let cannons = crate::common::variant_path("tests/moves/variants/prince-cannon.md");
+    assert!(check_games(&cannons, 30, 120, 0x6a09_e667_f3bc_c908) > 1500);
     // Two kings from the start, with drops: a king taken while the other
     // stands is dropped again by its captor.
     let two = crate::common::variant_path("tests/validate/ok/two-kings.md");
