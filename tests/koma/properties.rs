@@ -601,6 +601,11 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
                     assert_eq!(pos.turn(), turn.opposite(), "{fen}: turn after a null move");
                     assert_ne!(pos.hash(), hash, "{fen}: a null move changes the side to move's key");
                     assert!(!pos.in_check(), "{fen}: a null move from a legal position gives no check");
+                    // The key of the position with the turn passed is the key
+                    // that position has when read afresh.
+                    let passed = pos.sfen();
+                    let fresh = Position::new(rules, &Setup::parse_sfen(&passed).expect("own SFEN reads")).expect("own SFEN is valid");
+                    assert_eq!(fresh.hash(), pos.hash(), "{passed}: hash after a null move");
                     pos.undo_null();
                     assert_eq!(pos.fen(), fen, "{fen}: undo of a null move");
                     assert_eq!(pos.hash(), hash, "{fen}: hash after undo of a null move");
