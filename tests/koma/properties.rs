@@ -820,10 +820,26 @@ fn attacks_in_chosen_positions_match_the_reference() {
         // A capture on the way that must go on: the jumper attacks a piece
         // a knight's jump away only if the square beyond is empty, the
         // stinger only if it is empty or holds a piece it may take.
-        ("tests/legs/igui-7x7.md", "7/7/p6/7/2k4/7/1J4K[] b - - 0 1", true),
-        ("tests/legs/igui-7x7.md", "7/7/p2g3/7/2k4/7/1J4K[] b - - 0 1", false),
-        ("tests/legs/igui-7x7.md", "7/7/p6/7/2k4/7/1T4K[] b - - 0 1", true),
-        ("tests/legs/igui-7x7.md", "7/7/p2P3/7/2k4/7/1T4K[] b - - 0 1", false),
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p6/7/2k4/7/1J4K[] b - - 0 1",
+            true,
+        ),
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p2g3/7/2k4/7/1J4K[] b - - 0 1",
+            false,
+        ),
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p6/7/2k4/7/1T4K[] b - - 0 1",
+            true,
+        ),
+        (
+            "tests/legs/igui-7x7.md",
+            "7/7/p2P3/7/2k4/7/1T4K[] b - - 0 1",
+            false,
+        ),
         // Sente, checked by a cannon over its gold, may not promote its
         // pawn to a prince far from the check: a second royal made by the
         // move does not lift the duty to keep the king safe (as
