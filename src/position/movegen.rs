@@ -141,11 +141,12 @@ impl<'a, S: Sink, B: Bitboard> Tried<'a, S, B> {
         let us = pos.turn;
         let them = us.opposite();
         let royal = pos.royal_square(us);
-        let table = royal.and_then(|royal| Some((royal, pos.rules.trial_watch(us, royal)?)));
+        let table = royal.and_then(|royal| pos.rules.trial_watch(us, royal));
         let (watch, in_check) = match table {
             None => (!B::EMPTY, false),
-            Some((royal, (fixed, lines))) => {
-                let checkers = pos.attackers_to(royal, them, pos.occupied());
+            Some((fixed, lines)) => {
+                // The attackers of the one royal, kept since the last move.
+                let checkers = pos.checkers();
                 // Out of check, a line matters where a piece of the other
                 // side could attack along it; in check, where a checker does.
                 let (of, in_check) = match checkers.any() {
