@@ -692,10 +692,10 @@ impl<B: Bitboard> Position<B> {
         });
     }
 
-    /// Takes back a [`Position::play_null`].
+    /// Takes back a [`Position::play_null`] (at the setup, nothing: as [`Position::undo`]).
     pub fn undo_null(&mut self) {
         debug_assert!(
-            self.states.len() > 1 && self.state().mv.is_none(),
+            self.states.len() < 2 || self.state().mv.is_none(),
             "undo_null: the last move was not a null move"
         );
         if self.states.len() > 1 {

@@ -104,3 +104,41 @@ fn positions_one_piece_apart_have_different_hashes() {
         );
     }
 }
+
+#[test]
+fn every_bit_of_the_key_is_as_often_set_as_not() {
+    // The engine's table takes its slot from the key's bits, so a key must
+    // spread evenly whatever is in the hands: one position of shogi's
+    // board with each hand of sente's of up to two of each kind (2,186
+    // hands), where each bit of the hash is set in a quarter to three
+    // quarters of them (a bit that only the board decided would be set in
+    // all of them or none).
+    let g = game("shogi");
+    with_rules!(&g, rules => {
+        let letters = ['P', 'L', 'N', 'S', 'G', 'B', 'R'];
+        let mut set = [0usize; 64];
+        let mut positions = 0;
+        for code in 1..3usize.pow(letters.len() as u32) {
+            let mut hand = String::new();
+            let mut rest = code;
+            for letter in letters {
+                for _ in 0..rest % 3 {
+                    hand.push(letter);
+                }
+                rest /= 3;
+            }
+            let fen = format!("4k4/9/9/9/9/9/9/9/4K4[{hand}] w - - 0 1");
+            let pos = Position::new(rules, &Setup::parse_fen(&fen).expect("FEN reads")).expect("valid");
+            let hash = pos.hash();
+            for (bit, n) in set.iter_mut().enumerate() {
+                *n += (hash >> bit & 1) as usize;
+            }
+            positions += 1;
+        }
+        assert_eq!(positions, 2186);
+        for (bit, n) in set.iter().enumerate() {
+            let share = *n as f64 / positions as f64;
+            assert!((0.25..=0.75).contains(&share), "bit {bit} of the key is set in {n} of {positions} positions");
+        }
+    })
+}

@@ -82,3 +82,23 @@ fn a_hop_that_leaves_the_check_is_refused_for_the_check_not_the_movement() {
         "c1d2 is illegal: a leaping cannon cannot move from 3f to 2e"
     );
 }
+
+#[test]
+fn a_two_leg_move_that_exposes_the_king_is_refused_for_the_check_not_the_route() {
+    // Sente's lion on 7f stands between its king and gote's eagle on the
+    // file: capturing the pawn on 6e and stepping on to 5e is its movement,
+    // refused because the king would be attacked; a route the lion does not
+    // have is refused for the route.
+    let (path, fen) = (
+        "tests/legs/lion-7x7.md",
+        "+f2k3/7/7/7/1p5/N6/K6[] w - - 0 1",
+    );
+    assert_eq!(
+        refusal(path, fen, "7f6e5e"),
+        "7f6e5e is illegal: it would leave the king in check"
+    );
+    assert_eq!(
+        refusal(path, fen, "7f6e4e"),
+        "7f6e4e is illegal: a lion cannot move from 7f through 6e to 4e"
+    );
+}

@@ -556,6 +556,10 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
         let mut checked = 0;
         for _ in 0..games {
             let mut pos = Position::start(rules);
+            // At the setup there is no null move to take back: nothing changes.
+            let (fen, hash) = (pos.fen(), pos.hash());
+            pos.undo_null();
+            assert_eq!((pos.fen(), pos.hash(), pos.legal_moves().len()), (fen, hash, reference.moves(&pos).len()), "{slug}: undo of a null move at the setup");
             for _ in 0..plies {
                 let legal = pos.legal_moves();
                 let fen = pos.fen();
@@ -848,6 +852,14 @@ fn attacks_in_chosen_positions_match_the_reference() {
         (
             "tests/moves/variants/prince-cannon.md",
             "u1k2/3P1/G4/5/K4[] w - - 0 1",
+            true,
+        ),
+        // The lion attacks gote's king two squares away both by a leap and
+        // by capturing the pawn between and stepping on: gote is in check
+        // (the two kinds of attack found twice are still one attacker).
+        (
+            "tests/legs/lion-7x7.md",
+            "7/7/p2k3/3p3/3N3/7/K6[] b - - 0 1",
             true,
         ),
         // Sente's swallows stand on exactly the squares from which a
