@@ -106,7 +106,7 @@ fn positions_one_piece_apart_have_different_hashes() {
 }
 
 #[test]
-fn every_bit_of_the_key_is_as_often_set_as_not() {
+fn every_bit_of_the_key_varies_with_the_hands() {
     // The engine's table takes its slot from the key's bits, so a key must
     // spread evenly whatever is in the hands: one position of shogi's
     // board with each hand of sente's of up to two of each kind (2,186

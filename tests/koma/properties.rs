@@ -556,10 +556,11 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
         let mut checked = 0;
         for _ in 0..games {
             let mut pos = Position::start(rules);
-            // At the setup there is no null move to take back: nothing changes.
+            // At the setup there is no null move to take back: nothing
+            // changes (the first ply below compares the moves).
             let (fen, hash) = (pos.fen(), pos.hash());
             pos.undo_null();
-            assert_eq!((pos.fen(), pos.hash(), pos.legal_moves().len()), (fen, hash, reference.moves(&pos).len()), "{slug}: undo of a null move at the setup");
+            assert_eq!((pos.fen(), pos.hash()), (fen, hash), "{slug}: undo of a null move at the setup");
             for _ in 0..plies {
                 let legal = pos.legal_moves();
                 let fen = pos.fen();
