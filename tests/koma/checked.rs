@@ -18,6 +18,7 @@ fn judkins(fen: &str) -> Position<Narrow> {
 /// next undo takes back the last move that was really played.
 fn refused(pos: &mut Position<Narrow>, mv: Move, expected: IllegalMove) {
     let (fen, hash, history) = (pos.fen(), pos.hash(), pos.history().count());
+    assert!(!pos.is_legal(mv), "{mv:?}: is_legal");
     assert_eq!(pos.try_play(mv), Err(expected), "{mv:?}");
     assert_eq!(pos.fen(), fen);
     assert_eq!(pos.hash(), hash);
@@ -28,6 +29,7 @@ fn refused(pos: &mut Position<Narrow>, mv: Move, expected: IllegalMove) {
 fn a_move_from_an_empty_square_is_refused() {
     let mut pos = judkins("rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1");
     let first = pos.parse_move("6e6d").expect("legal");
+    assert!(pos.is_legal(first));
     pos.try_play(first).expect("legal");
     let after_first = pos.fen();
     let reply = pos.parse_move("1b1c").expect("legal");

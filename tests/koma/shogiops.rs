@@ -313,3 +313,34 @@ fn chu_shogi_agrees_with_lishogi_to_depth_two() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn chu_shogi_endings_agree_with_lishogi() {
+    // Chosen positions for the bare-king rule and the draw of two lone
+    // kings (why each: tests/shogiops/chu-endings.sfen); random games reach
+    // few of them.
+    let path = tests_dir().join("shogiops/chu-endings.tsv");
+    let text = std::fs::read_to_string(&path).expect("tests/shogiops/chu-endings.tsv");
+    let g = game("chu-shogi");
+    let (mut rows, mut ended) = (0, 0);
+    let mut failures = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 4, "{line}");
+        // As a line of chu-shogi.tsv has it: kind, SFEN, result, moves, exceptions.
+        let position = ["position", cols[0], cols[1], cols[2], cols[3]];
+        rows += 1;
+        ended += usize::from(cols[1] != "-");
+        failures.extend(with_rules!(&g, rules => chu_differences(rules, &position, &[])));
+    }
+    assert!(rows >= 18 && ended >= 10, "{rows} positions, {ended} ended");
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
