@@ -816,8 +816,9 @@ impl<B: Bitboard> Position<B> {
     /// `to` would.
     fn push_multi<S: Sink>(&self, out: &mut S, role: Role, from: Square, via: Square, to: Square) {
         let rules = &*self.rules;
-        let mobile = rules.mobile(self.turn, role).contains(to)
-            || rules.immobile_drops
+        // Where the piece may stay unpromoted when it could promote: where
+        // it can move again, or under rules that never force a promotion.
+        let stays = rules.mobile(self.turn, role).contains(to)
             || rules.immobile_moves
             || rules.promotion == PromotionRule::Entering;
         let mv = |promote| Move::MultiLeg {
@@ -834,7 +835,8 @@ impl<B: Bitboard> Position<B> {
             self.may_promote(role, from, to)
         };
         if !promotes {
-            if mobile {
+            // One that cannot promote may also go where drops may put it.
+            if stays || rules.immobile_drops {
                 out.push(mv(false));
             }
             return;
@@ -843,7 +845,7 @@ impl<B: Bitboard> Position<B> {
         if matches!(
             rules.promotion,
             PromotionRule::Optional | PromotionRule::Entering
-        ) && mobile
+        ) && stays
         {
             out.push(mv(false));
         }

@@ -345,8 +345,12 @@ impl Reference {
                     };
                     let never_forced = self.spec.promotion == PromotionRule::Entering;
                     let stays_mobile = stays_mobile || never_forced;
+                    // As for a plain move: `immobile_drops` lets a piece that
+                    // cannot promote stay, not one that can.
                     let must = !never_forced
-                        && (self.spec.promotion != PromotionRule::Optional || !stays_mobile);
+                        && (self.spec.promotion != PromotionRule::Optional
+                            || !(self.spec.immobile_moves
+                                || self.can_move_from(rules, us, p.role, route.to)));
                     for promote in [true, false] {
                         if (promote && may_promote)
                             || (!promote && (!may_promote || !must) && stays_mobile)
@@ -758,6 +762,54 @@ fn two_leg_moves_match_the_reference() {
     // and no rider along files and ranks.
     let path = crate::common::variant_path("tests/legs/igui-7x7.md");
     assert!(check_games(&path, 20, 80, 0x94d0_49bb_1331_11eb) > 800);
+    // Hawks and terns, which capture on the way to the last rank, where
+    // they could never move again; also where pieces may be dropped there.
+    for file in [
+        "tests/legs/dead-ends-7x7.md",
+        "tests/legs/dead-ends-drops-7x7.md",
+    ] {
+        let path = crate::common::variant_path(file);
+        assert!(
+            check_games(&path, 20, 80, 0x3c6e_f372_fe94_f82b) > 800,
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn two_leg_captures_to_dead_ends_promote_as_plain_moves_do() {
+    // A hawk (it promotes) or a tern (it does not) on 4c takes the silver
+    // on 4b and steps on to 4a, the last rank, where neither could move
+    // again. (File, FEN, move, listed unpromoted, listed promoting.)
+    let (hawk, tern) = (
+        "k6/3s3/3H3/7/7/7/6K[] w - - 0 1",
+        "k6/3s3/3T3/7/7/7/6K[] w - - 0 1",
+    );
+    let [forced, drops, entering] = ["dead-ends-7x7", "dead-ends-drops-7x7", "deep-zone-7x7"];
+    let cases = [
+        // It must promote, or may not go there.
+        (forced, hawk, "4c4b4a", false, true),
+        (forced, tern, "4c4b4a", false, false),
+        // `immobile_drops` lets the tern go there, not the hawk stay
+        // unpromoted (as for its plain step, 4b4a).
+        (drops, hawk, "4c4b4a", false, true),
+        (drops, "k6/3H3/7/7/7/7/6K[] w - - 0 1", "4b4a", false, true),
+        (drops, tern, "4c4b4a", true, false),
+        // `promotion: entering` never forces it.
+        (entering, hawk, "4c4b4a", true, true),
+    ];
+    for (name, fen, mv, plain, promoting) in cases {
+        let file = format!("tests/legs/{name}.md");
+        let path = crate::common::variant_path(&file);
+        let g = game(&path);
+        with_rules!(&g, rules => {
+            let reference = Reference::new(rules, &path);
+            let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN reads")).expect("valid");
+            let legal = names(&pos, &pos.legal_moves());
+            assert_eq!(legal, names(&pos, &reference.moves(&pos)), "{file} {fen}: generator and reference differ");
+            assert_eq!((legal.contains(mv), legal.contains(&format!("{mv}+"))), (plain, promoting), "{file} {fen}: {mv}");
+        });
+    }
 }
 
 #[test]
@@ -867,6 +919,26 @@ fn attacks_in_chosen_positions_match_the_reference() {
         // swallow attacks where gote's phoenix could go (the table of
         // `Rules::near_royal`): the phoenix has no move.
         ("tori-shogi", "k6/1S5/SS3s1/7/7/7/6K[] b - - 0 1", false),
+        // Gote's king has no move (the gold and the silver guard its three
+        // squares) and no check: a lance that may not mate by a drop may
+        // still be dropped on its file behind the gold, no check and so no
+        // mate (the lance's reach counts the pieces in its way), but not on
+        // 9b, a mate. The game has a cannon (none on the board): every
+        // lance drop is then tried for a dropped mate, not only those whose
+        // square reaches the king.
+        (
+            "tests/moves/variants/lance-drop-mate.md",
+            "k8/2S6/G8/9/9/9/9/9/8K[L] w - - 0 1",
+            false,
+        ),
+        // Eight tokins, more than the six shifts of a gold's move: the
+        // generator moves them all at once by shifts (a role that does not
+        // promote), as it does pawns and other promoting pieces.
+        (
+            "shogi",
+            "4k4/9/9/9/+P+P+P+P1+P+P+P+P/9/9/9/4K4[] w - - 0 1",
+            false,
+        ),
     ];
     for (file, fen, in_check) in cases {
         let path = crate::common::variant_path(file);
@@ -892,6 +964,7 @@ fn promotion_on_entering_without_check_matches_the_reference() {
         "tests/legs/lion-7x7-entering.md",
         "tests/legs/prince-7x7.md",
         "tests/legs/trade-7x7.md",
+        "tests/legs/deep-zone-7x7.md",
     ] {
         let path = crate::common::variant_path(file);
         assert!(
@@ -899,6 +972,45 @@ fn promotion_on_entering_without_check_matches_the_reference() {
             "{file}"
         );
     }
+}
+
+#[test]
+fn two_leg_moves_promote_on_entering_by_where_they_capture() {
+    // `promotion: entering` with a three-rank zone: the falcon's double
+    // steps (handed over one move at a time, not as a set of squares) can
+    // start and end in the zone, or leave it. (FEN, move, may it promote.)
+    // Its back double step is written three times (second leg any,
+    // move-only, capture-only): each move is still listed once.
+    let cases = [
+        // A capture on the last square, from inside the zone to inside it.
+        ("k2s3/7/3F3/7/7/7/6K[] w - - 0 1", "4c4a", true),
+        // The same step without a capture stays in the zone: no promotion.
+        ("k6/7/3F3/7/7/7/6K[] w - - 0 1", "4c4a", false),
+        // A capture leaving the zone starts in it: it may promote.
+        ("k6/7/3F3/7/3s3/7/6K[] w - - 0 1", "4c4e", true),
+        ("k6/7/3F3/7/7/7/6K[] w - - 0 1", "4c4e", false),
+        // Outside the zone, the back double step to a piece: listed once.
+        ("k6/7/7/3F3/7/3s3/6K[] w - - 0 1", "4d4f", false),
+        // The capture was on the way, not on the last square.
+        ("k6/3s3/3F3/7/7/7/6K[] w - - 0 1", "4c4b4a", false),
+        // Gote: a capture in its zone from outside, and entering it.
+        ("k6/7/7/7/3f3/7/3S2K[] b - - 0 1", "4e4g", true),
+        ("k6/7/3f3/7/7/7/3S2K[] b - - 0 1", "4c4e", true),
+    ];
+    let path = crate::common::variant_path("tests/legs/deep-zone-7x7.md");
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        let reference = Reference::new(rules, &path);
+        for (fen, mv, promotes) in cases {
+            let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN reads")).expect("valid");
+            let moves = pos.legal_moves();
+            let legal = names(&pos, &moves);
+            assert_eq!(legal, names(&pos, &reference.moves(&pos)), "{fen}: generator and reference differ");
+            assert_eq!(moves.len(), legal.len(), "{fen}: duplicate moves");
+            assert!(legal.contains(mv), "{fen}: {mv} is legal");
+            assert_eq!(legal.contains(&format!("{mv}+")), promotes, "{fen}: may {mv} promote");
+        }
+    });
 }
 
 #[test]
