@@ -31,6 +31,31 @@ fn read(slug: &str, fen: &str) -> Result<(), String> {
 }
 
 #[test]
+fn a_rank_of_the_wrong_width_is_named_by_its_place_in_the_fen() {
+    for (fen, says) in [
+        (
+            "4k3/9/9/9/9/9/9/9/4K4[] w - - 0 1",
+            "rank 9 (the first written) has 8 files, the variant 9",
+        ),
+        (
+            "4k4/8/9/9/9/9/9/9/4K4[] w - - 0 1",
+            "rank 8 (the second written) has 8 files",
+        ),
+        (
+            "4k4/9/8/9/9/9/9/9/4K4[] w - - 0 1",
+            "rank 7 (the third written) has 8 files",
+        ),
+        (
+            "4k4/9/9/9/10/9/9/9/4K4[] w - - 0 1",
+            "rank 5 (the 5th written) has 10 files",
+        ),
+    ] {
+        let e = read("shogi", fen).expect_err(fen);
+        assert!(e.contains(says), "{fen}: {e}");
+    }
+}
+
+#[test]
 fn a_side_with_one_king_and_no_way_to_gain_one_keeps_exactly_one() {
     // Shogi: one king a side, no piece promotes to a royal one.
     assert_eq!(read("shogi", "4k4/9/9/9/9/9/9/9/4K4[] w - - 0 1"), Ok(()));
@@ -93,6 +118,23 @@ fn the_impasse_camp_is_each_sides_far_three_ranks() {
     assert!(
         !may_declare(&sente(3)),
         "king on the fourth rank: out of the camp"
+    );
+}
+
+#[test]
+fn the_impasse_counts_pieces_in_the_camp_and_points_exactly() {
+    // Sente's king on gote's third rank; the camp's pieces (first rank) and
+    // pawns in hand: declared with ten pieces and 28 points, not with 27
+    // points, nor with nine pieces however many points.
+    let sente = |first: &str, pawns: u32| format!("{first}/1R5B1/4K4/9/9/9/9/9/4k4 b {pawns}P 1");
+    assert!(
+        may_declare(&sente("+L+NSG1GS+N+L", 10)),
+        "10 pieces, 28 points"
+    );
+    assert!(!may_declare(&sente("+L+NSG1GS+N+L", 9)), "27 points");
+    assert!(
+        !may_declare(&sente("+L+NSG2S+N+L", 11)),
+        "9 pieces, 28 points"
     );
 }
 

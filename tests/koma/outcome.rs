@@ -65,6 +65,28 @@ fn perpetual_check_loses_for_the_checking_side() {
 }
 
 #[test]
+fn perpetual_check_counts_the_moves_from_the_first_occurrence_on() {
+    // Two quiet king moves, then the rook checks on and on: the cycle
+    // starts where its position first stood, after the quiet moves, so it
+    // is perpetual check.
+    judkins(Some("k5/6/6/6/6/1R3K[] w - - 0 1"), |mut pos| {
+        play(&mut pos, &["1f1e", "6a6b"]);
+        let cycle = ["5f6f", "6b5b", "6f5f", "5b6b"];
+        for _ in 0..3 {
+            assert_eq!(pos.outcome(), None);
+            play(&mut pos, &cycle);
+        }
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Win {
+                winner: Color::Gote,
+                reason: Reason::PerpetualCheck
+            })
+        );
+    });
+}
+
+#[test]
 fn checkmate_and_no_legal_move_lose() {
     judkins(Some("k5/2G3/1P4/6/6/5K[] w - - 0 1"), |mut pos| {
         play(&mut pos, &["4b5b"]);
@@ -294,6 +316,26 @@ fn without_the_check_rule_capturing_the_king_in_two_legs_wins() {
             assert!(pos.piece_at(at).is_some(), "{mv}: the lion stands on {lion}");
         }
     });
+}
+
+#[test]
+fn without_the_check_rule_the_engine_sees_taking_the_king_as_a_win() {
+    // The search ends a line where the game ends, also by a king taken: a
+    // mate in one, played.
+    let path = crate::common::variant_path("tests/legs/lion-7x7-entering.md");
+    let rules = narrow_rules(&game(&path));
+    let setup = Setup::parse_fen("3k3/3Np2/7/7/7/7/3K3 w - 1").expect("FEN");
+    let mut pos = Position::new(&rules, &setup).expect("valid");
+    let (m, mate) = best(&mut pos, 3);
+    assert_eq!(mate, Some(1), "{m}");
+    play(&mut pos, &[&m]);
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Sente,
+            reason: Reason::RoyalCaptured
+        })
+    );
 }
 
 #[test]

@@ -104,6 +104,19 @@ fn after_a_lion_falls_to_another_piece_only_lions_take_lions() {
 }
 
 #[test]
+fn after_a_lion_falls_to_another_piece_no_other_piece_takes_a_lion_on_its_way() {
+    // Sente's gold took gote's lion on 4c: gote's falcon (unmarked) may not
+    // take sente's lion on 2d, by a step, on its way to 2e or without
+    // moving; with no square remembered, it may.
+    let limited = moves(&position("3k3/7/3G1f1/5N1/7/7/3K3 w 4c 2"));
+    let free = moves(&position("3k3/7/3G1f1/5N1/7/7/3K3 w - 2"));
+    for mv in ["2c2d", "2c2d2e", "2c2d2c"] {
+        assert!(!limited.contains(&mv.to_string()), "{mv}: {limited:?}");
+        assert!(free.contains(&mv.to_string()), "{mv}: {free:?}");
+    }
+}
+
+#[test]
 fn a_marked_piece_made_by_the_capture_may_be_taken_back_on_its_square() {
     // Sente's falcon on 4c takes gote's lion on 4b and promotes to an eagle
     // (marked): gote's gold may take it back there, not the lion on 6d.
