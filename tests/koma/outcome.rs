@@ -46,10 +46,12 @@ fn the_fourth_repetition_is_a_draw() {
     });
 }
 
-#[test]
-fn perpetual_check_loses_for_the_checking_side() {
+/// From Judkins' `k5/6/6/6/6/1R3K` with sente to move: `before`, then
+/// sente's rook checks gote's king round `cycle` three times; the fourth
+/// time the position stands, sente has lost by perpetual check.
+fn perpetual_check(before: &[&str], cycle: [&str; 4]) {
     judkins(Some("k5/6/6/6/6/1R3K[] w - - 0 1"), |mut pos| {
-        let cycle = ["5f6f", "6a5a", "6f5f", "5a6a"];
+        play(&mut pos, before);
         for _ in 0..3 {
             assert_eq!(pos.outcome(), None);
             play(&mut pos, &cycle);
@@ -65,25 +67,16 @@ fn perpetual_check_loses_for_the_checking_side() {
 }
 
 #[test]
+fn perpetual_check_loses_for_the_checking_side() {
+    perpetual_check(&[], ["5f6f", "6a5a", "6f5f", "5a6a"]);
+}
+
+#[test]
 fn perpetual_check_counts_the_moves_from_the_first_occurrence_on() {
     // Two quiet king moves, then the rook checks on and on: the cycle
     // starts where its position first stood, after the quiet moves, so it
     // is perpetual check.
-    judkins(Some("k5/6/6/6/6/1R3K[] w - - 0 1"), |mut pos| {
-        play(&mut pos, &["1f1e", "6a6b"]);
-        let cycle = ["5f6f", "6b5b", "6f5f", "5b6b"];
-        for _ in 0..3 {
-            assert_eq!(pos.outcome(), None);
-            play(&mut pos, &cycle);
-        }
-        assert_eq!(
-            pos.outcome(),
-            Some(Outcome::Win {
-                winner: Color::Gote,
-                reason: Reason::PerpetualCheck
-            })
-        );
-    });
+    perpetual_check(&["1f1e", "6a6b"], ["5f6f", "6b5b", "6f5f", "5b6b"]);
 }
 
 #[test]
