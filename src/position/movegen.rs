@@ -736,9 +736,23 @@ impl<B: Bitboard> Position<B> {
         out.push_normals(from, promoting, (targets & !promoting) | stays);
     }
 
+    /// Whether a move of `role` to `to` that may promote may also end there
+    /// unpromoted: under `optional` where the piece can move again (or
+    /// anywhere with `immobile_moves`), always under `entering`.
+    #[inline]
+    fn may_stay_unpromoted(&self, role: Role, to: Square) -> bool {
+        let rules = &*self.rules;
+        match rules.promotion {
+            PromotionRule::Optional => {
+                rules.immobile_moves || rules.mobile(self.turn, role).contains(to)
+            }
+            PromotionRule::Entering => true,
+            _ => false,
+        }
+    }
+
     #[inline(always)]
     fn push_normal<S: Sink>(&self, out: &mut S, role: Role, from: Square, to: Square) {
-        let rules = &*self.rules;
         if !self.may_promote(role, from, to) {
             out.push(Move::Normal {
                 from,
@@ -752,10 +766,7 @@ impl<B: Bitboard> Position<B> {
             to,
             promote: true,
         });
-        if (rules.promotion == PromotionRule::Optional
-            && (rules.immobile_moves || rules.mobile(self.turn, role).contains(to)))
-            || rules.promotion == PromotionRule::Entering
-        {
+        if self.may_stay_unpromoted(role, to) {
             out.push(Move::Normal {
                 from,
                 to,
@@ -816,11 +827,6 @@ impl<B: Bitboard> Position<B> {
     /// `to` would.
     fn push_multi<S: Sink>(&self, out: &mut S, role: Role, from: Square, via: Square, to: Square) {
         let rules = &*self.rules;
-        // Where the piece may stay unpromoted when it could promote: where
-        // it can move again, or under rules that never force a promotion.
-        let stays = rules.mobile(self.turn, role).contains(to)
-            || rules.immobile_moves
-            || rules.promotion == PromotionRule::Entering;
         let mv = |promote| Move::MultiLeg {
             from,
             via,
@@ -835,18 +841,14 @@ impl<B: Bitboard> Position<B> {
             self.may_promote(role, from, to)
         };
         if !promotes {
-            // One that cannot promote may also go where drops may put it.
-            if stays || rules.immobile_drops {
+            // Unpromoted, it may end where a plain move may (`Rules::arrive`).
+            if rules.arrive[rules.cr(self.turn, role)].contains(to) {
                 out.push(mv(false));
             }
             return;
         }
         out.push(mv(true));
-        if matches!(
-            rules.promotion,
-            PromotionRule::Optional | PromotionRule::Entering
-        ) && stays
-        {
+        if self.may_stay_unpromoted(role, to) {
             out.push(mv(false));
         }
     }
