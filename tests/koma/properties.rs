@@ -799,17 +799,29 @@ fn two_leg_captures_to_dead_ends_promote_as_plain_moves_do() {
         (entering, hawk, "4c4b4a", true, true),
     ];
     for (name, fen, mv, plain, promoting) in cases {
-        let file = format!("tests/legs/{name}.md");
-        let path = crate::common::variant_path(&file);
-        let g = game(&path);
-        with_rules!(&g, rules => {
-            let reference = Reference::new(rules, &path);
-            let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN reads")).expect("valid");
-            let legal = names(&pos, &pos.legal_moves());
-            assert_eq!(legal, names(&pos, &reference.moves(&pos)), "{file} {fen}: generator and reference differ");
-            assert_eq!((legal.contains(mv), legal.contains(&format!("{mv}+"))), (plain, promoting), "{file} {fen}: {mv}");
-        });
+        let legal = chosen_moves(&format!("tests/legs/{name}.md"), fen);
+        assert_eq!(
+            (legal.contains(mv), legal.contains(&format!("{mv}+"))),
+            (plain, promoting),
+            "{name} {fen}: {mv}"
+        );
     }
+}
+
+/// The legal moves of a chosen position of a test game, in USI: the same
+/// as the reference's, each listed once.
+fn chosen_moves(file: &str, fen: &str) -> BTreeSet<String> {
+    let path = crate::common::variant_path(file);
+    let g = game(&path);
+    with_rules!(&g, rules => {
+        let reference = Reference::new(rules, &path);
+        let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN reads")).expect("valid");
+        let moves = pos.legal_moves();
+        let legal = names(&pos, &moves);
+        assert_eq!(legal, names(&pos, &reference.moves(&pos)), "{file} {fen}: generator and reference differ");
+        assert_eq!(moves.len(), legal.len(), "{file} {fen}: duplicate moves");
+        legal
+    })
 }
 
 #[test]
@@ -997,20 +1009,15 @@ fn two_leg_moves_promote_on_entering_by_where_they_capture() {
         ("k6/7/7/7/3f3/7/3S2K[] b - - 0 1", "4e4g", true),
         ("k6/7/3f3/7/7/7/3S2K[] b - - 0 1", "4c4e", true),
     ];
-    let path = crate::common::variant_path("tests/legs/deep-zone-7x7.md");
-    let g = game(&path);
-    with_rules!(&g, rules => {
-        let reference = Reference::new(rules, &path);
-        for (fen, mv, promotes) in cases {
-            let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN reads")).expect("valid");
-            let moves = pos.legal_moves();
-            let legal = names(&pos, &moves);
-            assert_eq!(legal, names(&pos, &reference.moves(&pos)), "{fen}: generator and reference differ");
-            assert_eq!(moves.len(), legal.len(), "{fen}: duplicate moves");
-            assert!(legal.contains(mv), "{fen}: {mv} is legal");
-            assert_eq!(legal.contains(&format!("{mv}+")), promotes, "{fen}: may {mv} promote");
-        }
-    });
+    for (fen, mv, promotes) in cases {
+        let legal = chosen_moves("tests/legs/deep-zone-7x7.md", fen);
+        assert!(legal.contains(mv), "{fen}: {mv} is legal");
+        assert_eq!(
+            legal.contains(&format!("{mv}+")),
+            promotes,
+            "{fen}: may {mv} promote"
+        );
+    }
 }
 
 #[test]
