@@ -3,7 +3,7 @@
 //! leaves the position as it was so that `undo` takes back the right move.
 
 use koma::board::Square;
-use koma::position::{IllegalMove, Move, Position};
+use koma::position::{AnyPosition, IllegalMove, Move, Position};
 use koma::rules::Role;
 use koma::setup::Setup;
 
@@ -120,6 +120,37 @@ fn has_legal_move_agrees_with_the_move_list() {
         let pos = judkins(fen);
         assert_eq!(pos.legal_moves().len(), moves, "{fen}");
         assert_eq!(pos.has_legal_move(), moves > 0, "{fen}");
+        let any = AnyPosition::new(&game("judkins-shogi"), &Setup::parse_fen(fen).expect("FEN"))
+            .expect("valid");
+        assert_eq!(any.legal_moves().len(), moves, "{fen}");
+        assert_eq!(any.has_legal_move(), moves > 0, "{fen}");
+    }
+}
+
+/// The position of whatever width answers what its moves are as the
+/// position inside does: on a board of 36, 121 and 144 squares.
+#[test]
+fn a_position_of_any_width_knows_its_legal_moves() {
+    for slug in ["judkins-shogi", "wa-shogi", "chu-shogi"] {
+        let pos = AnyPosition::start(&game(slug));
+        let moves = pos.legal_moves();
+        assert!(!moves.is_empty(), "{slug}");
+        assert!(pos.has_legal_move(), "{slug}");
+        for &mv in &moves {
+            assert!(pos.is_legal(mv), "{slug}: {mv:?}");
+        }
+        // A move from an empty square.
+        let t = pos.topology();
+        let empty = (0..t.rows as usize * t.cols as usize)
+            .map(|i| Square::new(i as u8))
+            .find(|&s| pos.piece_at(s).is_none())
+            .expect("an empty square");
+        let mv = Move::Normal {
+            from: empty,
+            to: moves[0].to(),
+            promote: false,
+        };
+        assert!(!pos.is_legal(mv), "{slug}: {mv:?}");
     }
 }
 

@@ -19,6 +19,7 @@ mod protocol;
 mod records;
 mod robustness;
 mod server;
+mod setup;
 mod shogiops;
 mod svg;
 mod trades;
