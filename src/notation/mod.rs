@@ -511,11 +511,18 @@ impl<B: Bitboard> Position<B> {
                             Some(_) => "a piece promotes only when its move starts or ends in the promotion zone".into(),
                         }
                     } else {
-                        format!(
-                            "a {} on {} could never move again, so it must promote",
-                            info.name,
-                            name(to)
-                        )
+                        match rules.promotion {
+                            PromotionRule::Flip => "every move turns the moving piece over".into(),
+                            PromotionRule::Mandatory => {
+                                "a move that starts or ends in the promotion zone must promote"
+                                    .into()
+                            }
+                            _ => format!(
+                                "a {} on {} could never move again, so it must promote",
+                                info.name,
+                                name(to)
+                            ),
+                        }
                     };
                 }
                 if !promote

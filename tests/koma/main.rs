@@ -10,6 +10,7 @@ mod fuzz;
 mod keys;
 mod layers;
 mod moves;
+mod notation;
 mod oracle;
 mod outcome;
 mod perft;
