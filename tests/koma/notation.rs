@@ -38,3 +38,23 @@ fn typed_moves_are_read_as_meant_or_refused_with_the_reason() {
     }
     assert!(cases > 0, "moves.tsv has cases");
 }
+
+/// Kanji numerals as KIF writes ranks and counts in hand (a wa shogi hand
+/// may hold more than twenty pawns).
+#[test]
+fn kanji_numbers_are_written_as_records_write_them() {
+    use koma::notation::japanese::kanji_number;
+    for (n, kanji) in [
+        (0, "〇"),
+        (1, "一"),
+        (9, "九"),
+        (10, "十"),
+        (11, "十一"),
+        (19, "十九"),
+        (20, "二十"),
+        (22, "二十二"),
+        (99, "九十九"),
+    ] {
+        assert_eq!(kanji_number(n), kanji, "{n}");
+    }
+}
