@@ -120,8 +120,7 @@ fn has_legal_move_agrees_with_the_move_list() {
         let pos = judkins(fen);
         assert_eq!(pos.legal_moves().len(), moves, "{fen}");
         assert_eq!(pos.has_legal_move(), moves > 0, "{fen}");
-        let any = AnyPosition::new(&game("judkins-shogi"), &Setup::parse_fen(fen).expect("FEN"))
-            .expect("valid");
+        let any = AnyPosition::from(pos.clone());
         assert_eq!(any.legal_moves().len(), moves, "{fen}");
         assert_eq!(any.has_legal_move(), moves > 0, "{fen}");
     }
@@ -140,9 +139,9 @@ fn a_position_of_any_width_knows_its_legal_moves() {
             assert!(pos.is_legal(mv), "{slug}: {mv:?}");
         }
         // A move from an empty square.
-        let t = pos.topology();
-        let empty = (0..t.rows as usize * t.cols as usize)
-            .map(|i| Square::new(i as u8))
+        let empty = pos
+            .topology()
+            .squares()
             .find(|&s| pos.piece_at(s).is_none())
             .expect("an empty square");
         let mv = Move::Normal {

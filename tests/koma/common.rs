@@ -61,6 +61,31 @@ pub fn fields(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The rows of a table file, its fields split at tabs (`\t` written in a
+/// field is a tab), `#` comments and blank lines left out; each row with its
+/// line number. Fails the test unless every row has `width` fields and there
+/// is at least one.
+pub fn table(path: &Path, width: usize) -> Vec<(usize, Vec<String>)> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let rows: Vec<(usize, Vec<String>)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| {
+            (
+                i + 1,
+                l.split('\t').map(|f| f.replace("\\t", "\t")).collect(),
+            )
+        })
+        .collect();
+    for (line, fields) in &rows {
+        assert_eq!(fields.len(), width, "{name}:{line}: {width} fields");
+    }
+    assert!(!rows.is_empty(), "{name} has cases");
+    rows
+}
+
 /// A small deterministic generator (xorshift) for reproducible random input.
 pub struct Rng(pub u64);
 

@@ -5,28 +5,21 @@
 use koma::position::AnyPosition;
 use koma::setup::Setup;
 
-use crate::common::{game, tests_dir, variant_path};
+use crate::common::{game, table, tests_dir, variant_path};
 
 #[test]
 fn typed_moves_are_read_as_meant_or_refused_with_the_reason() {
     let path = tests_dir().join("notation").join("moves.tsv");
-    let text = std::fs::read_to_string(&path).expect("tests/notation/moves.tsv");
-    let mut cases = 0;
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let at = format!("moves.tsv:{}", i + 1);
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 4, "{at}: variant, position, text, expected");
-        let g = game(&variant_path(f[0]));
+    for (line, f) in table(&path, 4) {
+        let at = format!("moves.tsv:{line}");
+        let g = game(&variant_path(&f[0]));
         let pos = if f[1] == "start" {
             AnyPosition::start(&g)
         } else {
-            let setup = Setup::parse_sfen(f[1]).unwrap_or_else(|e| panic!("{at}: {e}"));
+            let setup = Setup::parse_sfen(&f[1]).unwrap_or_else(|e| panic!("{at}: {e}"));
             AnyPosition::new(&g, &setup).unwrap_or_else(|e| panic!("{at}: {e}"))
         };
-        let got = match pos.parse_move(f[2]) {
+        let got = match pos.parse_move(&f[2]) {
             Ok(mv) => {
                 assert!(pos.legal_moves().contains(&mv), "{at}: {mv:?} is not legal");
                 format!("= {}", pos.format_move(mv, koma::notation::Notation::Usi))
@@ -34,9 +27,7 @@ fn typed_moves_are_read_as_meant_or_refused_with_the_reason() {
             Err(e) => format!("! {e}"),
         };
         assert_eq!(got, f[3], "{at}: {:?}", f[2]);
-        cases += 1;
     }
-    assert!(cases > 0, "moves.tsv has cases");
 }
 
 /// Kanji numerals as KIF writes ranks and counts in hand (a wa shogi hand

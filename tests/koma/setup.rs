@@ -5,29 +5,11 @@
 
 use koma::setup::{Setup, SetupError};
 
-use crate::common::tests_dir;
+use crate::common::{table, tests_dir};
 
-/// The rows of a data file, its fields split at tabs (`\t` in a field is a
-/// tab); comments and blank lines left out. Each row with its line number.
+/// The rows of one of `tests/setup/`'s tables.
 fn rows(name: &str, width: usize) -> Vec<(usize, Vec<String>)> {
-    let path = tests_dir().join("setup").join(name);
-    let text = std::fs::read_to_string(&path).expect("the data file");
-    let rows: Vec<(usize, Vec<String>)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|(i, l)| {
-            (
-                i + 1,
-                l.split('\t').map(|f| f.replace("\\t", "\t")).collect(),
-            )
-        })
-        .collect();
-    for (line, fields) in &rows {
-        assert_eq!(fields.len(), width, "{name}:{line}: {width} fields");
-    }
-    assert!(!rows.is_empty(), "{name} has cases");
-    rows
+    table(&tests_dir().join("setup").join(name), width)
 }
 
 fn read(kind: &str, text: &str) -> Result<Setup, SetupError> {
