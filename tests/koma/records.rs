@@ -320,6 +320,29 @@ fn squares_beyond_nine_files_are_numbered_whole() {
         parse_square(t, "１２十一歩").map(|(s, r)| (s, r.to_string())),
         Some((sq, "歩".into()))
     );
+    // Either dimension past nine is enough for two digits each (the reader
+    // could not tell `(109)` apart otherwise).
+    let wide = Topology { rows: 9, cols: 10 };
+    let corner = wide.square(0, 0).expect("on the board");
+    assert_eq!(origin(wide, corner), "(1009)");
+    let tall = Topology { rows: 10, cols: 9 };
+    let corner = tall.square(8, 9).expect("on the board");
+    assert_eq!(origin(tall, corner), "(0101)");
+}
+
+/// The format of a record is told from its text (tests/records/detect.tsv),
+/// each kind of line a format has taken alone.
+#[test]
+fn the_format_is_told_from_the_text() {
+    let path = tests_dir().join("records/detect.tsv");
+    for (line, f) in crate::common::table(&path, 2) {
+        let text = f[0].replace("\\n", "\n").replace("\\ufeff", "\u{feff}");
+        let want = Format::ALL
+            .into_iter()
+            .find(|x| x.name() == f[1])
+            .unwrap_or_else(|| panic!("detect.tsv:{line}: no format {}", f[1]));
+        assert_eq!(record::detect(&text), want, "detect.tsv:{line}: {text:?}");
+    }
 }
 
 /// The records of tests/records/external: each replays to the position
@@ -365,6 +388,55 @@ fn shift_jis_and_utf8_read_alike() {
     assert_eq!(text, utf8);
     let (text, encoding) = record::decode(format!("\u{feff}{utf8}").as_bytes());
     assert_eq!((text.as_str(), encoding), (utf8.as_str(), "UTF-8"));
+    // Written back in Shift_JIS, byte for byte what iconv made of it.
+    assert_eq!(record::encode_shift_jis(&utf8).as_deref(), Ok(&sjis[..]));
+    // KIF's encoding line says what the bytes are.
+    let kif = "#KIF version=2.0 encoding=UTF-8\n手合割：平手\n";
+    let bytes = record::encode_shift_jis(kif).expect("encodable");
+    assert_eq!(
+        record::decode(&bytes),
+        (
+            "#KIF version=2.0 encoding=Shift_JIS\n手合割：平手\n".to_string(),
+            "Shift_JIS"
+        )
+    );
+    // A character Shift_JIS lacks is named, not written as '?'.
+    let err = record::encode_shift_jis("先手：♔\n").expect_err("♔ is not in Shift_JIS");
+    assert!(err.starts_with("'♔' has no Shift_JIS code"), "{err}");
+}
+
+/// A format's parser says on which line the text went wrong.
+#[test]
+fn a_parse_error_names_its_line() {
+    let err = record::parse("[Variant \"shogi\"]\n[Event x]\n", Format::Pgn)
+        .expect_err("a tag without a quoted value");
+    assert_eq!(
+        err.to_string(),
+        "line 2: a tag has no quoted value: expected [Name \"value\"]"
+    );
+}
+
+/// `--to` and file extensions: each format's name, the usual other
+/// extensions, in any case; anything else is no format.
+#[test]
+fn formats_are_named_by_name_or_extension() {
+    for f in Format::ALL {
+        assert_eq!(Format::from_name(f.name()), Some(f));
+        assert_eq!(Format::from_name(&f.name().to_uppercase()), Some(f));
+    }
+    for (name, f) in [
+        ("kifu", Format::Kif),
+        ("KIFU", Format::Kif),
+        ("ki2u", Format::Ki2),
+        ("txt", Format::Koma),
+        ("record", Format::Koma),
+        ("json", Format::Jkf),
+    ] {
+        assert_eq!(Format::from_name(name), Some(f), "{name}");
+    }
+    for name in ["", "doc", "kif2", "sfen"] {
+        assert_eq!(Format::from_name(name), None, "{name}");
+    }
 }
 
 fn koma(args: &[&str]) -> (String, String, Option<i32>) {
