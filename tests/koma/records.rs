@@ -224,6 +224,30 @@ fn results_of_every_kind_survive_every_format() {
     }
 }
 
+/// CSA and JKF say a result with a word relative to the side to move: a
+/// loss of the side to move that no word says is written as a resignation
+/// (`%TORYO`); a win of the side to move that no word says is not written.
+#[test]
+fn csa_words_fall_back_to_a_resignation_of_the_side_to_move() {
+    let base = sample("shogi", 5, false);
+    let turn = base.position().turn();
+    for format in [Format::Csa, Format::Jkf] {
+        for (result, back) in [
+            (
+                GameResult::win(turn.opposite(), Ending::Impasse),
+                Some(GameResult::win(turn.opposite(), Ending::Resignation)),
+            ),
+            (GameResult::win(turn, Ending::Resignation), None),
+        ] {
+            let mut rec = base.clone();
+            rec.result = Some(result);
+            let written = record::write(&rec, format).expect("shogi fits");
+            let read = record::read(&written, "r", None).expect("own record");
+            assert_eq!(read.result, back, "{format}: {result}\n{written}");
+        }
+    }
+}
+
 #[test]
 fn kif_writes_what_lishogi_and_the_jsa_write() {
     let g = game("shogi");
