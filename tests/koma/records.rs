@@ -201,6 +201,7 @@ fn results_of_every_kind_survive_every_format() {
         GameResult::win(turn.opposite(), Ending::Resignation),
         GameResult::win(turn.opposite(), Ending::Time),
         GameResult::win(turn.opposite(), Ending::IllegalMove),
+        GameResult::win(turn, Ending::IllegalMove),
         GameResult::win(turn, Ending::Impasse),
         GameResult::draw(Ending::Repetition),
         GameResult::draw(Ending::Impasse),
