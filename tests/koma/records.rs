@@ -249,6 +249,34 @@ fn csa_words_fall_back_to_a_resignation_of_the_side_to_move() {
     }
 }
 
+/// CSA writes the other headers whose keys it can hold (`$KEY:value`,
+/// upper-case ASCII and `_`) and leaves out the rest.
+#[test]
+fn csa_writes_the_headers_it_can_name() {
+    let mut rec = sample("shogi", 5, false);
+    rec.headers.other = [
+        ("OPENING", "Yagura"),
+        ("END_TIME", "2024/01/01 12:00:00"),
+        ("note", "lower case"),
+        ("Mixed", "mixed case"),
+        ("戦型", "Japanese"),
+        ("", "no key"),
+    ]
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .to_vec();
+    let written = record::write(&rec, Format::Csa).expect("shogi fits");
+    let dollar: Vec<&str> = written
+        .lines()
+        .filter(|l| l.starts_with('$') && !l.starts_with("$EVENT") && !l.starts_with("$SITE"))
+        .filter(|l| !l.starts_with("$START_TIME") && !l.starts_with("$TIME_LIMIT"))
+        .collect();
+    assert_eq!(
+        dollar,
+        ["$OPENING:Yagura", "$END_TIME:2024/01/01 12:00:00"],
+        "{written}"
+    );
+}
+
 #[test]
 fn kif_writes_what_lishogi_and_the_jsa_write() {
     let g = game("shogi");
