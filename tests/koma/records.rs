@@ -277,6 +277,15 @@ fn csa_writes_the_headers_it_can_name() {
     );
 }
 
+/// JKF's move times are hours, minutes and seconds.
+#[test]
+fn jkf_times_count_hours_minutes_and_seconds() {
+    let text = r#"{"header": {}, "moves": [{}, {"move": {"color": 0, "from": {"x": 7, "y": 7},
+        "piece": "FU", "to": {"x": 7, "y": 6}}, "time": {"now": {"h": 1, "m": 2, "s": 3}}}]}"#;
+    let rec = record::read(text, "t.jkf", None).expect("a shogi record");
+    assert_eq!(rec.moves[0].time, Some(3723));
+}
+
 #[test]
 fn kif_writes_what_lishogi_and_the_jsa_write() {
     let g = game("shogi");
