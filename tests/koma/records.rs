@@ -286,6 +286,48 @@ fn jkf_times_count_hours_minutes_and_seconds() {
     assert_eq!(rec.moves[0].time, Some(3723));
 }
 
+/// JKF as json-kifu-format writes it: `promote` only where the move had
+/// the choice, `same` on a move to the square of the one before, and hands
+/// of the pieces that can be held.
+#[test]
+fn jkf_writes_promote_same_and_hands_as_the_format_has_them() {
+    let rec =
+        record::read("variant: shogi\nmoves: 7g7f 3c3d 8h3c 2b3c\n", "r", None).expect("shogi");
+    let doc: serde_json::Value =
+        serde_json::from_str(&record::write(&rec, Format::Jkf).expect("shogi fits")).expect("JSON");
+    let moves: Vec<&serde_json::Value> = doc["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .skip(1)
+        .map(|m| &m["move"])
+        .collect();
+    let keys = |m: &serde_json::Value| {
+        let mut k: Vec<String> = m.as_object().expect("move").keys().cloned().collect();
+        k.sort();
+        k.join(" ")
+    };
+    assert_eq!(keys(moves[0]), "color from piece to", "7g7f");
+    assert_eq!(keys(moves[2]), "color from piece promote to", "8h3c");
+    assert_eq!(moves[2]["promote"], false, "8h3c");
+    assert_eq!(keys(moves[3]), "capture color from piece same to", "2b3c");
+    assert_eq!(moves[3]["same"], true, "2b3c");
+
+    let rec = record::read(
+        "variant: shogi\nsfen: lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w P 1\n",
+        "r",
+        None,
+    )
+    .expect("shogi");
+    let doc: serde_json::Value =
+        serde_json::from_str(&record::write(&rec, Format::Jkf).expect("shogi fits")).expect("JSON");
+    for hand in doc["initial"]["data"]["hands"].as_array().expect("hands") {
+        let mut k: Vec<&String> = hand.as_object().expect("hand").keys().collect();
+        k.sort();
+        assert_eq!(k, ["FU", "GI", "HI", "KA", "KE", "KI", "KY"], "{hand}");
+    }
+}
+
 #[test]
 fn kif_writes_what_lishogi_and_the_jsa_write() {
     let g = game("shogi");
