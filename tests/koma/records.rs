@@ -328,6 +328,101 @@ fn jkf_writes_promote_same_and_hands_as_the_format_has_them() {
     }
 }
 
+/// KIF writes the other headers whose keys read back as headers (no space,
+/// colon or control character, no ASCII or move mark or digit first, none
+/// of the words that start other lines, not a key of its own), and reads
+/// them back as other headers.
+#[test]
+fn kif_writes_the_headers_that_read_back() {
+    let mut rec = sample("shogi", 5, false);
+    let kept = [("戦型", "v1"), ("備考", "v2")];
+    let left_out = [
+        ("", "x1"),
+        ("note", "x2"),
+        ("戦 型", "x3"),
+        ("戦\u{3000}型", "x4"),
+        ("戦\u{7}型", "x5"),
+        ("戦:型", "x6"),
+        ("戦：型", "x7"),
+        ("▲先手", "x8"),
+        ("☖後手", "x9"),
+        ("１手目", "x10"),
+        ("までの手順", "x11"),
+        ("変化手順", "x12"),
+        ("手数計", "x13"),
+        ("同歩", "x14"),
+        ("後手の持駒", "x15"),
+        ("開始日時", "x16"),
+        ("先手", "x17"),
+        ("手合割", "x18"),
+    ];
+    rec.headers.other = kept
+        .iter()
+        .chain(&left_out)
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let written = record::write(&rec, Format::Kif).expect("shogi fits");
+    for (k, v) in kept {
+        assert!(written.contains(&format!("{k}：{v}\n")), "{k}\n{written}");
+    }
+    for (k, v) in left_out {
+        assert!(!written.contains(v), "{k:?} written\n{written}");
+    }
+    let back = record::read(&written, "r.kif", None).expect("own record");
+    assert_eq!(
+        back.headers.other,
+        kept.map(|(k, v)| (k.to_string(), v.to_string())),
+        "{written}"
+    );
+}
+
+/// KIF's closing summary (`まで…`) says who won and how when no closing word
+/// does.
+#[test]
+fn kif_summaries_say_who_won_and_how() {
+    let head = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+    for (summary, want) in [
+        (
+            "まで2手で時間切れにより後手の勝ち",
+            GameResult::win(Color::Gote, Ending::Time),
+        ),
+        (
+            "まで2手で先手の切れ負け",
+            GameResult::win(Color::Gote, Ending::Time),
+        ),
+        (
+            "まで2手で後手の反則負け",
+            GameResult::win(Color::Sente, Ending::IllegalMove),
+        ),
+        (
+            "まで2手で先手の入玉勝ち",
+            GameResult::win(Color::Sente, Ending::Impasse),
+        ),
+        (
+            "まで2手で後手の勝ち",
+            GameResult::win(Color::Gote, Ending::Resignation),
+        ),
+    ] {
+        let rec = record::read(&format!("{head}{summary}\n"), "r.kif", None)
+            .unwrap_or_else(|e| panic!("{summary}: {e}"));
+        assert_eq!(rec.result, Some(want), "{summary}");
+    }
+}
+
+/// A diagram writes each piece with its one-character kanji (全 for a
+/// promoted silver, whose move name is 成銀), so that its columns line up.
+#[test]
+fn diagrams_write_pieces_by_their_kanji() {
+    let rec = record::read(
+        "variant: shogi\nsfen: lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B2+s2+R1/LN1GKGSNL b S 1\n",
+        "r",
+        None,
+    )
+    .expect("shogi");
+    let kif = record::write(&rec, Format::Kif).expect("KIF");
+    assert!(kif.contains("| ・ 角 ・ ・v全 ・ ・ 龍 ・|八"), "{kif}");
+}
+
 #[test]
 fn kif_writes_what_lishogi_and_the_jsa_write() {
     let g = game("shogi");
