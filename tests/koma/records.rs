@@ -414,13 +414,16 @@ fn kif_summaries_say_who_won_and_how() {
 #[test]
 fn diagrams_write_pieces_by_their_kanji() {
     let rec = record::read(
-        "variant: shogi\nsfen: lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B2+s2+R1/LN1GKGSNL b S 1\n",
+        "variant: shogi\nsfen: lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B2+s2+R1/LN1GKGSNL b S2P 1\n",
         "r",
         None,
     )
     .expect("shogi");
     let kif = record::write(&rec, Format::Kif).expect("KIF");
     assert!(kif.contains("| ・ 角 ・ ・v全 ・ ・ 龍 ・|八"), "{kif}");
+    // One of a piece is its name alone; no 手数＝ before the first move.
+    assert!(kif.contains("先手の持駒：銀　歩二\n"), "{kif}");
+    assert!(!kif.contains("手数＝"), "{kif}");
 }
 
 #[test]
@@ -448,6 +451,108 @@ fn kif_writes_what_lishogi_and_the_jsa_write() {
     assert!(ki2.contains("△同銀"), "{ki2}");
     // No bishop on the board could go to 4e: the drop is written without 打.
     assert!(ki2.contains("▲４五角 "), "{ki2}");
+}
+
+/// KIF's closing words and lines, its times, and KI2's six moves a line.
+#[test]
+fn kif_lays_out_endings_times_and_lines() {
+    let g = game("shogi");
+    let pos = AnyPosition::start(&g);
+    let moves = [
+        "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8c8d", "4e3d", "5a4b",
+    ];
+    let pos = AnyPosition::from_moves(&g, pos.start_setup(), &moves).expect("legal");
+    let base = GameRecord::from_position(&pos);
+    let turn = pos.turn();
+    for (result, word, closing) in [
+        (
+            GameResult::win(turn.opposite(), Ending::Resignation),
+            Some("投了"),
+            "まで8手で後手の勝ち",
+        ),
+        (
+            GameResult::win(turn.opposite(), Ending::Checkmate),
+            Some("詰み"),
+            "まで8手で詰みにより後手の勝ち",
+        ),
+        (
+            GameResult::win(turn.opposite(), Ending::Time),
+            Some("切れ負け"),
+            "まで8手で時間切れにより後手の勝ち",
+        ),
+        (
+            GameResult::win(turn.opposite(), Ending::IllegalMove),
+            Some("反則負け"),
+            "まで8手で先手の反則負け",
+        ),
+        (
+            GameResult::win(turn, Ending::IllegalMove),
+            Some("反則勝ち"),
+            "まで8手で後手の反則負け",
+        ),
+        (
+            GameResult::win(turn, Ending::Impasse),
+            Some("入玉勝ち"),
+            "まで8手で入玉宣言により先手の勝ち",
+        ),
+        (
+            GameResult::draw(Ending::Repetition),
+            Some("千日手"),
+            "まで8手で千日手",
+        ),
+        (
+            GameResult::draw(Ending::Impasse),
+            Some("持将棋"),
+            "まで8手で持将棋",
+        ),
+        (
+            GameResult::undecided(Ending::Abort),
+            Some("中断"),
+            "まで8手で中断",
+        ),
+        (
+            GameResult::win(turn, Ending::Resignation),
+            None,
+            "まで8手で先手の勝ち",
+        ),
+    ] {
+        let mut rec = base.clone();
+        rec.result = Some(result);
+        let kif = record::write(&rec, Format::Kif).expect("KIF");
+        let last = kif.lines().find(|l| l.starts_with("   9 "));
+        assert_eq!(
+            last,
+            word.map(|w| format!("   9 {w}")).as_deref(),
+            "{result}\n{kif}"
+        );
+        assert!(kif.contains(&format!("\n{closing}\n")), "{result}\n{kif}");
+    }
+    let mut rec = base.clone();
+    for (m, t) in rec.moves.iter_mut().zip([3, 65, 3600, 1, 0, 59, 60, 61]) {
+        m.time = Some(t);
+    }
+    let kif = record::write(&rec, Format::Kif).expect("KIF");
+    for line in [
+        // The padding counts a character as two columns: one space after
+        // seven characters, six after four.
+        "   1 ７六歩(77) ( 0:03/00:00:03)",
+        "   2 ３四歩(33) ( 1:05/00:01:05)",
+        "   3 ２二角成(88) ( 60:00/01:00:03)",
+        "   4 同　銀(31) ( 0:01/00:01:06)",
+        "   5 ４五角打      ( 0:00/01:00:03)",
+        "   6 ８四歩(83) ( 0:59/00:02:05)",
+        "   7 ３四角(45) ( 1:00/01:01:03)",
+        "   8 ４二玉(51) ( 1:01/00:03:06)",
+    ] {
+        assert!(kif.contains(&format!("{line}\n")), "{line}\n{kif}");
+    }
+    let ki2 = record::write(&base, Format::Ki2).expect("KI2");
+    let marks: Vec<usize> = ki2
+        .lines()
+        .filter(|l| l.starts_with(['▲', '△']))
+        .map(|l| l.matches(['▲', '△']).count())
+        .collect();
+    assert_eq!(marks, [6, 2], "{ki2}");
 }
 
 #[test]
