@@ -106,6 +106,12 @@ pub fn parse(text: &str) -> Result<Draft, RecordError> {
                     chars.next();
                 }
             }
+            '[' if depth == 0 => {
+                return Err(RecordError::at(
+                    line,
+                    "a tag after the moves: a record holds one game (is this a file of several?)",
+                ));
+            }
             '{' => {
                 let end = text[at..]
                     .find('}')

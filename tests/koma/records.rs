@@ -555,6 +555,39 @@ fn kif_lays_out_endings_times_and_lines() {
     assert_eq!(marks, [6, 2], "{ki2}");
 }
 
+/// koma's records number the moves, two a line (a line ends early at a
+/// time or comment), and keep other headers; PGN keeps them as tags.
+#[test]
+fn koma_records_write_two_moves_a_line_and_keep_other_headers() {
+    let mut rec = record::read(
+        "variant: shogi\nmoves: 7g7f 3c3d 8h2b+ 3a2b 2g2f 8c8d 2f2e\n",
+        "r",
+        None,
+    )
+    .expect("shogi");
+    rec.moves[4].time = Some(7);
+    rec.headers.other = vec![("Opening_Name".into(), "Yagura".into())];
+    let text = record::write(&rec, Format::Koma).expect("koma");
+    let lines: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("1. ")).collect();
+    assert_eq!(
+        lines,
+        [
+            "1. 7g7f 3c3d",
+            "2. 8h2b+ 3a2b",
+            "3. 2g2f",
+            "time: 7",
+            "8c8d",
+            "4. 2f2e"
+        ],
+        "{text}"
+    );
+    for format in [Format::Koma, Format::Pgn] {
+        let written = record::write(&rec, format).expect("writable");
+        let back = record::read(&written, "r", None).expect("own record");
+        assert_eq!(back.headers.other, rec.headers.other, "{format}\n{written}");
+    }
+}
+
 #[test]
 fn relative_words_tell_two_pieces_apart() {
     let g = game("shogi");
