@@ -588,6 +588,59 @@ fn koma_records_write_two_moves_a_line_and_keep_other_headers() {
     }
 }
 
+/// PGN's `[Termination]` words, as the sites write them, say how the game
+/// ended; a move that is only digits after its piece letter is no move.
+#[test]
+fn pgn_terminations_say_how_the_game_ended() {
+    let game = |result: &str, termination: &str, moves: &str| {
+        format!(
+            "[Variant \"shogi\"]\n[Result \"{result}\"]\n[Termination \"{termination}\"]\n\n1. c3c4 {moves}{result}\n"
+        )
+    };
+    for (result, word, want) in [
+        (
+            "0-1",
+            "time forfeit",
+            GameResult::win(Color::Gote, Ending::Time),
+        ),
+        ("0-1", "Timeout", GameResult::win(Color::Gote, Ending::Time)),
+        (
+            "0-1",
+            "time-forfeit",
+            GameResult::win(Color::Gote, Ending::Time),
+        ),
+        (
+            "0-1",
+            "resign",
+            GameResult::win(Color::Gote, Ending::Resignation),
+        ),
+        (
+            "1-0",
+            "resigned",
+            GameResult::win(Color::Sente, Ending::Resignation),
+        ),
+        (
+            "1-0",
+            "rules infraction",
+            GameResult::win(Color::Sente, Ending::IllegalMove),
+        ),
+        (
+            "0-1",
+            "normal",
+            GameResult::win(Color::Gote, Ending::Resignation),
+        ),
+        ("*", "abandoned", GameResult::undecided(Ending::Abort)),
+        ("*", "aborted", GameResult::undecided(Ending::Abort)),
+    ] {
+        let rec = record::read(&game(result, word, ""), "r.pgn", None)
+            .unwrap_or_else(|e| panic!("{word}: {e}"));
+        assert_eq!(rec.result, Some(want), "{word}");
+    }
+    let err =
+        record::read(&game("*", "normal", "G12 "), "r.pgn", None).expect_err("G12 names no square");
+    assert!(err.to_string().contains("G12"), "{err}");
+}
+
 #[test]
 fn relative_words_tell_two_pieces_apart() {
     let g = game("shogi");
