@@ -641,6 +641,40 @@ fn pgn_terminations_say_how_the_game_ended() {
     assert!(err.to_string().contains("G12"), "{err}");
 }
 
+/// PGN's SAN as Fairy-Stockfish writes shogi moves: `+` to promote, `=`
+/// not to, `@` for a drop, a file or a rank to tell two pieces apart.
+#[test]
+fn pgn_san_moves_are_read_as_fairy_stockfish_writes_them() {
+    let g = game("shogi");
+    let at = |sfen: &str| {
+        let setup = koma::setup::Setup::parse_sfen(sfen).expect("SFEN");
+        AnyPosition::new(&g, &setup).expect("position")
+    };
+    let after = |moves: &[&str]| {
+        AnyPosition::from_moves(&g, AnyPosition::start(&g).start_setup(), moves).expect("legal")
+    };
+    let opening = after(&["7g7f", "3c3d"]);
+    let exchanged = after(&["7g7f", "3c3d", "8h2b+", "3a2b"]);
+    let golds = at("4k4/9/9/9/9/9/4G4/9/4GK3 b - 1");
+    for (pos, san, want) in [
+        (&opening, "Bxh8+", Some("8h2b+")),
+        (&opening, "Bxh8=", Some("8h2b")),
+        (&opening, "Bxh8", Some("8h2b")),
+        (&opening, "Ge2", None),
+        (&opening, "Gde2", Some("6i5h")),
+        (&opening, "Gfe2", Some("4i5h")),
+        (&exchanged, "B@e5", Some("B*5e")),
+        (&golds, "G1e2", Some("5i5h")),
+        (&golds, "G3e2", Some("5g5h")),
+        (&golds, "Ge2", None),
+    ] {
+        let got = record::pgn::resolve(pos, san)
+            .ok()
+            .map(|m| pos.format_move(m, Notation::Usi));
+        assert_eq!(got.as_deref(), want, "{san} in {}", pos.sfen());
+    }
+}
+
 #[test]
 fn relative_words_tell_two_pieces_apart() {
     let g = game("shogi");
