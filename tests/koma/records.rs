@@ -656,6 +656,7 @@ fn pgn_san_moves_are_read_as_fairy_stockfish_writes_them() {
     let opening = after(&["7g7f", "3c3d"]);
     let exchanged = after(&["7g7f", "3c3d", "8h2b+", "3a2b"]);
     let golds = at("4k4/9/9/9/9/9/4G4/9/4GK3 b - 1");
+    let last_rank = at("k8/8P/9/9/9/9/9/9/4K4 b - 1");
     for (pos, san, want) in [
         (&opening, "Bxh8+", Some("8h2b+")),
         (&opening, "Bxh8=", Some("8h2b")),
@@ -667,12 +668,67 @@ fn pgn_san_moves_are_read_as_fairy_stockfish_writes_them() {
         (&golds, "G1e2", Some("5i5h")),
         (&golds, "G3e2", Some("5g5h")),
         (&golds, "Ge2", None),
+        // The one legal move there promotes: no sign needed.
+        (&last_rank, "i9", Some("1b1a+")),
+        (&last_rank, "Pi9+", Some("1b1a+")),
+        (&last_rank, "i9=", None),
     ] {
         let got = record::pgn::resolve(pos, san)
             .ok()
             .map(|m| pos.format_move(m, Notation::Usi));
         assert_eq!(got.as_deref(), want, "{san} in {}", pos.sfen());
     }
+}
+
+/// PGN's movetext: numbers before sente's moves (`1...` before a first move
+/// of gote's), lines of under 80 characters broken between tokens; tags
+/// only for the other headers whose names PGN allows.
+#[test]
+fn pgn_writes_move_numbers_lines_and_tags() {
+    let read = |text: &str| record::read(text, "r", None).expect("shogi");
+    let movetext = |rec: &GameRecord| {
+        let pgn = record::write(rec, Format::Pgn).expect("PGN");
+        let lines: Vec<String> = pgn
+            .lines()
+            .skip_while(|l| !l.is_empty())
+            .skip(1)
+            .map(str::to_string)
+            .collect();
+        (pgn, lines)
+    };
+    let (pgn, lines) = movetext(&read("variant: shogi\nmoves: 7g7f 3c3d 8h2b+ 3a2b\n"));
+    assert_eq!(lines, ["1. c3c4 g7g6 2. b2h8+ g9h8 *"], "{pgn}");
+    let (pgn, lines) = movetext(&read(
+        "variant: shogi\nsfen: lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\nmoves: 3c3d 8h2b+\n",
+    ));
+    assert_eq!(lines, ["1... g7g6 2. b2h8+ *"], "{pgn}");
+
+    let mut rec = sample("shogi", 7, false);
+    assert!(rec.moves.len() >= 30, "a long game");
+    let (pgn, lines) = movetext(&rec);
+    assert!(lines.len() > 2, "{pgn}");
+    for l in &lines {
+        assert!(
+            l.chars().count() < 80 && !l.starts_with(' '),
+            "{l:?}\n{pgn}"
+        );
+    }
+    rec.headers.other = [
+        ("Opening_Name", "v1"),
+        ("ECO2", "v2"),
+        ("", "x1"),
+        ("Bad-Key", "x2"),
+        ("戦型", "x3"),
+        ("a b", "x4"),
+    ]
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .to_vec();
+    let pgn = record::write(&rec, Format::Pgn).expect("PGN");
+    assert!(
+        pgn.contains("[Opening_Name \"v1\"]\n[ECO2 \"v2\"]\n"),
+        "{pgn}"
+    );
+    assert!(!pgn.contains("\"x"), "{pgn}");
 }
 
 #[test]
