@@ -665,6 +665,8 @@ fn pgn_san_moves_are_read_as_fairy_stockfish_writes_them() {
         (&opening, "Gde2", Some("6i5h")),
         (&opening, "Gfe2", Some("4i5h")),
         (&exchanged, "B@e5", Some("B*5e")),
+        // With a check sign: read as SAN, not as Fairy-Stockfish's own form.
+        (&exchanged, "B@d8+", Some("B*6b")),
         (&golds, "G1e2", Some("5i5h")),
         (&golds, "G3e2", Some("5g5h")),
         (&golds, "Ge2", None),
