@@ -49,3 +49,29 @@ fn kanji_numbers_are_written_as_records_write_them() {
         assert_eq!(kanji_number(n), kanji, "{n}");
     }
 }
+
+/// A role is written with its first KIF name that no other role has; a role
+/// left without one is written with its letter, `+` before a promoted one.
+#[test]
+fn a_role_without_a_kif_name_of_its_own_is_written_with_its_letter() {
+    use koma::notation::japanese::role_name;
+    use koma::rules::Role;
+    let g = game("shogi");
+    let mut roles = AnyPosition::start(&g).roles().to_vec();
+    let find = |roles: &[koma::rules::RoleInfo], kanji: &str| {
+        let i = roles.iter().position(|r| r.kanji.as_deref() == Some(kanji));
+        Role(i.unwrap_or_else(|| panic!("no {kanji}")) as u8)
+    };
+    let (dragon, pawn, gold) = (find(&roles, "龍"), find(&roles, "歩"), find(&roles, "金"));
+    assert_eq!(role_name(&roles, dragon), "龍");
+    assert_eq!(role_name(&roles, pawn), "歩");
+    // The dragon and the pawn given the same one name: neither keeps it.
+    roles[dragon.index()].kif = vec!["歩".into()];
+    roles[pawn.index()].kif = vec!["歩".into()];
+    let letter = |r: Role| roles[r.index()].letter;
+    assert_eq!(role_name(&roles, dragon), format!("+{}", letter(dragon)));
+    assert_eq!(role_name(&roles, pawn), letter(pawn).to_string());
+    // A shared first name is passed over for the next.
+    roles[gold.index()].kif = vec!["歩".into(), "金".into()];
+    assert_eq!(role_name(&roles, gold), "金");
+}
