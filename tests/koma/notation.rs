@@ -54,7 +54,7 @@ fn kanji_numbers_are_written_as_records_write_them() {
 /// left without one is written with its letter, `+` before a promoted one.
 #[test]
 fn a_role_without_a_kif_name_of_its_own_is_written_with_its_letter() {
-    use koma::notation::japanese::role_name;
+    use koma::notation::japanese::{role_name, take_role};
     use koma::rules::Role;
     let g = game("shogi");
     let mut roles = AnyPosition::start(&g).roles().to_vec();
@@ -71,6 +71,12 @@ fn a_role_without_a_kif_name_of_its_own_is_written_with_its_letter() {
     let letter = |r: Role| roles[r.index()].letter;
     assert_eq!(role_name(&roles, dragon), format!("+{}", letter(dragon)));
     assert_eq!(role_name(&roles, pawn), letter(pawn).to_string());
+    // What is written reads back.
+    let rest = "x";
+    let read =
+        |text: String| take_role(&roles, &format!("{text}{rest}")).map(|(r, t)| (r, t.len()));
+    assert_eq!(read(format!("+{}", letter(dragon))), Ok((dragon, 1)));
+    assert_eq!(read(letter(pawn).to_string()), Ok((pawn, 1)));
     // A shared first name is passed over for the next.
     roles[gold.index()].kif = vec!["歩".into(), "金".into()];
     assert_eq!(role_name(&roles, gold), "金");

@@ -747,6 +747,9 @@ fn relative_words_tell_two_pieces_apart() {
         ("4k4/9/9/9/9/9/9/5G3/3G3K1 b - 1", "6i5h", "▲５八金上"),
         // Gote's view: its right is sente's left.
         ("1k1g1g3/9/9/9/9/9/9/9/4K4 w - 1", "6a5b", "△５二金右"),
+        // Gote's forward is down the board.
+        ("5s2k/9/3s5/9/9/9/9/9/4K4 w - 1", "6c5b", "△５二銀引"),
+        ("5s2k/9/3s5/9/9/9/9/9/4K4 w - 1", "4a5b", "△５二銀上"),
         ("1K7/9/9/9/9/9/9/9/4k4 b R2r 1", "R*5e", "▲５五飛"),
         ("4k4/9/9/9/9/9/9/9/R3K4 b R 1", "R*9e", "▲９五飛打"),
         ("4k4/9/9/9/9/9/9/9/R3K4 b R 1", "9i9e", "▲９五飛"),
