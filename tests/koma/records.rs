@@ -733,6 +733,31 @@ fn pgn_writes_move_numbers_lines_and_tags() {
     assert!(!pgn.contains("\"x"), "{pgn}");
 }
 
+/// Two pieces of one kind on one file that reach a square in the same
+/// direction (chu shogi's horned falcons: one steps, one jumps two forward)
+/// have no word between them: KI2 writes each so that it reads back as
+/// itself.
+#[test]
+fn pieces_on_one_file_are_not_told_apart_by_right_or_left() {
+    let g = game("chu-shogi");
+    let setup = koma::setup::Setup::parse_sfen("k11/12/12/12/12/12/12/12/7+H4/7+H4/12/11K b - 1")
+        .expect("SFEN");
+    let pos = AnyPosition::new(&g, &setup).expect("position");
+    let mut written = Vec::new();
+    for usi in ["5i5h", "5j5h"] {
+        let mv = pos.parse_move(usi).expect(usi);
+        let text = pos.format_move(mv, Notation::Japanese);
+        assert!(!text.contains(['右', '左']), "{usi}: {text}");
+        assert_eq!(
+            pos.parse_move(&text).ok(),
+            Some(mv),
+            "{usi}: {text} reads back"
+        );
+        written.push(text);
+    }
+    assert_ne!(written[0], written[1]);
+}
+
 #[test]
 fn relative_words_tell_two_pieces_apart() {
     let g = game("shogi");
