@@ -821,7 +821,7 @@ fn every_legal_move_of_every_variant_reads_back_from_japanese() {
 #[test]
 fn squares_beyond_nine_files_are_numbered_whole() {
     use koma::board::Topology;
-    use koma::notation::japanese::{origin, parse_square, square_name};
+    use koma::notation::japanese::{from_numbers, origin, parse_square, square_name};
     let t = Topology { rows: 12, cols: 12 };
     let sq = t.square(0, 1).expect("on the board");
     assert_eq!(square_name(t, sq), "１２十一");
@@ -838,6 +838,27 @@ fn squares_beyond_nine_files_are_numbered_whole() {
     let tall = Topology { rows: 10, cols: 9 };
     let corner = tall.square(8, 9).expect("on the board");
     assert_eq!(origin(tall, corner), "(0101)");
+    // Kanji digits in a row are one number (一二, twelve, as 十二).
+    assert_eq!(
+        parse_square(t, "１２一二歩").map(|(s, r)| (s, r.to_string())),
+        parse_square(t, "１２十二歩").map(|(s, r)| (s, r.to_string()))
+    );
+    assert!(parse_square(t, "１２十二").is_some());
+    // "76" (two ASCII digits, file and rank) only where both are under ten.
+    let shogi = Topology { rows: 9, cols: 9 };
+    assert_eq!(
+        parse_square(shogi, "76歩").map(|(s, r)| (s, r.to_string())),
+        Some((from_numbers(shogi, 7, 6).expect("7f"), "歩".into()))
+    );
+    for board in [t, wide, tall] {
+        assert_eq!(
+            parse_square(board, "76歩"),
+            None,
+            "{}×{}",
+            board.cols,
+            board.rows
+        );
+    }
 }
 
 /// The format of a record is told from its text (tests/records/detect.tsv),
