@@ -584,7 +584,7 @@ pub fn parse<B: Bitboard>(pos: &Position<B>, text: &str) -> Result<Move, MoveErr
                     pos.explain(mv, &legal)
                 }
                 None if w.drop => pos.explain(Move::Drop { role, to }, &legal),
-                None => format!("no {name} can go to {} so", square_name(t, to)),
+                None => format!("no {name} can go to {} as written", square_name(t, to)),
             };
             Err(illegal(text, reason))
         }
