@@ -91,3 +91,11 @@ fn broken_game_records() {
         insta::assert_snapshot!(refused(&["--game", &relative(path)]));
     });
 }
+
+/// A name that ends in `.md` is a file even without a directory: a missing
+/// one is said to be missing, not taken for an unknown variant's name.
+#[test]
+fn a_missing_variant_file_is_named_as_a_file() {
+    let err = refused(&["no-such-variant.md"]);
+    assert!(err.contains("cannot read no-such-variant.md: "), "{err}");
+}
