@@ -149,4 +149,11 @@ mod tests {
             .expect("flow value");
         assert_eq!((f.line, f.column, f.len), (6, 40, 3));
     }
+
+    #[test]
+    fn an_alias_takes_the_place_of_a_value() {
+        let l = locate("a: &x 1\nb: *x\nc: 2\n");
+        assert_eq!(l.key("c").map(|p| (p.line, p.column)), Some((3, 1)));
+        assert_eq!(l.value("c").map(|p| (p.line, p.column)), Some((3, 4)));
+    }
 }
