@@ -86,6 +86,12 @@ pub fn table(path: &Path, width: usize) -> Vec<(usize, Vec<String>)> {
     rows
 }
 
+/// The position an SFEN gives in a game.
+pub fn position_at(g: &Game, sfen: &str) -> koma::position::AnyPosition {
+    let setup = koma::setup::Setup::parse_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    koma::position::AnyPosition::new(g, &setup).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+}
+
 /// A small deterministic generator (xorshift) for reproducible random input.
 pub struct Rng(pub u64);
 

@@ -9,7 +9,7 @@ use koma::position::{AnyPosition, Outcome, Position, Reason};
 use koma::setup::Setup;
 use koma::with_rules;
 
-use crate::common::{Narrow, game, narrow_rules};
+use crate::common::{Narrow, game, narrow_rules, position_at};
 
 fn play(pos: &mut Position<Narrow>, moves: &[&str]) {
     for m in moves {
@@ -205,8 +205,7 @@ fn the_engine_respects_its_time() {
 /// A check shogi position from an SFEN (koma's file `check-shogi`, where
 /// `check_wins` is set), or shogi's for comparison.
 fn sfen_position(slug: &str, sfen: &str) -> AnyPosition {
-    let g = game(slug);
-    AnyPosition::new(&g, &Setup::parse_sfen(sfen).expect("SFEN")).expect("valid")
+    position_at(&game(slug), sfen)
 }
 
 fn usi(pos: &AnyPosition) -> Vec<String> {

@@ -412,8 +412,7 @@ fn help_examples_are_moves_of_the_current_board() {
             .position(|a| *a == "-v")
             .map_or("judkins-shogi", |i| args[i + 1]);
         let game = koma::Game::load(variant).expect("variant");
-        let setup = koma::setup::Setup::parse_sfen(sfen).expect("sfen");
-        let pos = koma::position::AnyPosition::new(&game, &setup).expect("position");
+        let pos = crate::common::position_at(&game, sfen);
         for m in &usi {
             assert!(pos.parse_move(m).is_ok(), "{m} is no move here: {out}");
         }

@@ -12,7 +12,7 @@ use koma::position::{AnyPosition, Move};
 use koma::record::{self, Decision, Ending, Format, GameRecord, GameResult, Headers, RecordMove};
 use koma::variant;
 
-use crate::common::{Rng, game, tests_dir};
+use crate::common::{Rng, game, position_at, tests_dir};
 
 /// A random legal game of `plies` moves at most from `pos`.
 fn random_moves(pos: &mut AnyPosition, rng: &mut Rng, plies: usize) -> Vec<Move> {
@@ -646,10 +646,7 @@ fn pgn_terminations_say_how_the_game_ended() {
 #[test]
 fn pgn_san_moves_are_read_as_fairy_stockfish_writes_them() {
     let g = game("shogi");
-    let at = |sfen: &str| {
-        let setup = koma::setup::Setup::parse_sfen(sfen).expect("SFEN");
-        AnyPosition::new(&g, &setup).expect("position")
-    };
+    let at = |sfen: &str| position_at(&g, sfen);
     let after = |moves: &[&str]| {
         AnyPosition::from_moves(&g, AnyPosition::start(&g).start_setup(), moves).expect("legal")
     };
@@ -740,9 +737,7 @@ fn pgn_writes_move_numbers_lines_and_tags() {
 #[test]
 fn pieces_on_one_file_are_not_told_apart_by_right_or_left() {
     let g = game("chu-shogi");
-    let setup = koma::setup::Setup::parse_sfen("k11/12/12/12/12/12/12/12/7+H4/7+H4/12/11K b - 1")
-        .expect("SFEN");
-    let pos = AnyPosition::new(&g, &setup).expect("position");
+    let pos = position_at(&g, "k11/12/12/12/12/12/12/12/7+H4/7+H4/12/11K b - 1");
     let mut written = Vec::new();
     for usi in ["5i5h", "5j5h"] {
         let mv = pos.parse_move(usi).expect(usi);
@@ -780,8 +775,7 @@ fn relative_words_tell_two_pieces_apart() {
         ("4k4/9/9/9/9/9/9/9/R3K4 b R 1", "9i9e", "▲９五飛"),
     ];
     for (sfen, usi, want) in cases {
-        let setup = koma::setup::Setup::parse_sfen(sfen).expect(sfen);
-        let pos = AnyPosition::new(&g, &setup).expect(sfen);
+        let pos = position_at(&g, sfen);
         let mv = pos.parse_move(usi).expect(usi);
         let written = pos.format_move(mv, Notation::Japanese);
         assert_eq!(written, want, "{sfen} {usi}");
