@@ -428,13 +428,7 @@ fn diagrams_write_pieces_by_their_kanji() {
 
 #[test]
 fn kif_writes_what_lishogi_and_the_jsa_write() {
-    let g = game("shogi");
-    let pos = AnyPosition::start(&g);
-    let moves = [
-        "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8c8d", "4e3d", "5a4b",
-    ];
-    let pos = AnyPosition::from_moves(&g, pos.start_setup(), &moves).expect("legal");
-    let rec = GameRecord::from_position(&pos);
+    let rec = bishop_exchange();
     let kif = record::write(&rec, Format::Kif).expect("KIF");
     for line in [
         "手合割：平手",
@@ -453,17 +447,23 @@ fn kif_writes_what_lishogi_and_the_jsa_write() {
     assert!(ki2.contains("▲４五角 "), "{ki2}");
 }
 
-/// KIF's closing words and lines, its times, and KI2's six moves a line.
-#[test]
-fn kif_lays_out_endings_times_and_lines() {
+/// Shogi's bishop exchange and a drop after it: eight moves with a
+/// promotion, a recapture (同) and a drop (打).
+fn bishop_exchange() -> GameRecord {
     let g = game("shogi");
-    let pos = AnyPosition::start(&g);
     let moves = [
         "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8c8d", "4e3d", "5a4b",
     ];
-    let pos = AnyPosition::from_moves(&g, pos.start_setup(), &moves).expect("legal");
-    let base = GameRecord::from_position(&pos);
-    let turn = pos.turn();
+    let pos =
+        AnyPosition::from_moves(&g, AnyPosition::start(&g).start_setup(), &moves).expect("legal");
+    GameRecord::from_position(&pos)
+}
+
+/// KIF's closing words and lines, its times, and KI2's six moves a line.
+#[test]
+fn kif_lays_out_endings_times_and_lines() {
+    let base = bishop_exchange();
+    let turn = base.position().turn();
     for (result, word, closing) in [
         (
             GameResult::win(turn.opposite(), Ending::Resignation),
@@ -862,9 +862,7 @@ fn the_format_is_told_from_the_text() {
     let path = tests_dir().join("records/detect.tsv");
     for (line, f) in crate::common::table(&path, 2) {
         let text = f[0].replace("\\n", "\n").replace("\\ufeff", "\u{feff}");
-        let want = Format::ALL
-            .into_iter()
-            .find(|x| x.name() == f[1])
+        let want = Format::from_name(&f[1])
             .unwrap_or_else(|| panic!("detect.tsv:{line}: no format {}", f[1]));
         assert_eq!(record::detect(&text), want, "detect.tsv:{line}: {text:?}");
     }
