@@ -20,7 +20,7 @@ use koma::notation::Notation;
 use koma::position::AnyPosition;
 use koma::protocol::{Dialect, Output, serve};
 use koma::setup::Setup;
-use koma::{Error, Game};
+use koma::{Error, Game, variant};
 use std::sync::{Arc, Mutex};
 
 /// koma: shogi variants as data. Games are read from variant files at run time.
@@ -106,7 +106,7 @@ impl PositionArgs {
     /// Loads the variant.
     pub fn game(&self) -> Result<Game, Error> {
         Ok(Game::load(
-            self.variant.as_deref().unwrap_or("judkins-shogi"),
+            self.variant.as_deref().unwrap_or(variant::DEFAULT_VARIANT),
         )?)
     }
 
@@ -204,7 +204,7 @@ impl ProtocolArgs {
 fn default_variant(dialect: Dialect) -> &'static str {
     match dialect {
         Dialect::Usi => "shogi",
-        Dialect::Uci => "judkins-shogi",
+        Dialect::Uci => variant::DEFAULT_VARIANT,
     }
 }
 

@@ -22,7 +22,7 @@ use clap::Args;
 use koma::engine::{Fit, Params, SelfPlay, Spsa, fit, fit_results, self_play, spsa, versus};
 use koma::position::Position;
 use koma::setup::Setup;
-use koma::{Error, Game, with_rules};
+use koma::{Error, Game, variant, with_rules};
 
 use super::emit;
 
@@ -30,7 +30,7 @@ use super::emit;
 #[derive(Args)]
 pub struct TuneArgs {
     /// Variant: a slug from `variants/` (embedded) or a path to a variant file.
-    #[arg(long, short = 'v', default_value = "judkins-shogi")]
+    #[arg(long, short = 'v', default_value = variant::DEFAULT_VARIANT)]
     variant: String,
     /// Scored positions: `FEN<TAB>score` lines, the score in centipawns for
     /// the side to move.

@@ -184,7 +184,8 @@ fn variants() -> Result<Reply, Failure> {
         let v = variant::load(slug).map_err(|e| Failure::new(500, e.to_string()))?;
         let game = Game::compile(&v).map_err(|e| Failure::new(500, e.to_string()))?;
         let t = AnyPosition::start(&game).topology();
-        list.push(json!({"slug": slug, "title": v.title, "files": t.cols, "ranks": t.rows}));
+        let default = slug == variant::DEFAULT_VARIANT;
+        list.push(json!({"slug": slug, "title": v.title, "files": t.cols, "ranks": t.rows, "default": default}));
     }
     Ok(Reply::json(&Value::Array(list)))
 }

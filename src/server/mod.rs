@@ -44,7 +44,7 @@
 //! | route | what |
 //! | --- | --- |
 //! | `GET /` | the page (HTML, CSS and JS embedded in the binary) |
-//! | `GET /api/variants` | the catalogue: slug, title, files, ranks |
+//! | `GET /api/variants` | the catalogue: slug, title, files, ranks, and `default` (true for the game the page opens on) |
 //! | `GET /api/variants/{slug}` | a variant's source text (`text/markdown`) |
 //! | `POST /api/games` | new game: `{variant}` or `{text}`, optional `fen`/`sfen`, `moves` |
 //! | `GET /api/games/{id}` | the game's state, with its roles |

@@ -12,6 +12,10 @@ mod catalogue {
     include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
 }
 
+/// koma's own game: the embedded variant a command, the browser page or the
+/// UCI protocol starts with when none is named (the seed document's game).
+pub const DEFAULT_VARIANT: &str = "judkins-shogi";
+
 /// The slugs of the embedded variants, sorted.
 pub fn catalogue() -> Vec<&'static str> {
     catalogue::CATALOGUE.iter().map(|(slug, _)| *slug).collect()

@@ -18,7 +18,7 @@ pub mod schema;
 pub mod validate;
 
 pub use inherit::merge;
-pub use load::{Alias, alias_list, aliases, catalogue, embedded, from_text, load};
+pub use load::{Alias, DEFAULT_VARIANT, alias_list, aliases, catalogue, embedded, from_text, load};
 pub use locate::{Locations, Place, locate};
 pub use problem::{At, Diagnostic, Problem, locate_problems};
 pub use schema::EngineSpec;

@@ -555,3 +555,19 @@ fn koma_serve_prints_its_url_and_warns_off_the_loopback() {
     let (_, err) = serve("0.0.0.0:0");
     assert!(err.contains("warning"), "{err}");
 }
+
+#[test]
+fn the_catalogue_marks_koma_s_own_game_as_the_one_the_page_opens_on() {
+    let addr = start(Config::default());
+    let answer = request(addr, "GET", "/api/variants", b"");
+    let list = answer.json();
+    let marked: Vec<&str> = list
+        .as_array()
+        .expect("a list of variants")
+        .iter()
+        .filter(|v| v["default"] == true)
+        .map(|v| v["slug"].as_str().expect("a slug"))
+        .collect();
+    assert_eq!(marked, [koma::variant::DEFAULT_VARIANT], "{}", answer.body);
+    assert!(koma::variant::embedded(koma::variant::DEFAULT_VARIANT).is_some());
+}

@@ -154,6 +154,17 @@ def select(d, select_id, value):
     d.click(f'#{select_id} option[value="{value}"]')
 
 
+def opens_on_the_default(d, url):
+    """The page opens on the game the catalogue marks as koma's default."""
+    with urllib.request.urlopen(url.rstrip("/") + "/api/variants") as r:
+        marked = [v["slug"] for v in json.load(r) if v.get("default")]
+    assert len(marked) == 1, f"the catalogue marks {marked} as the default"
+    wait_until(lambda: d.script("return document.getElementById('variant').value") == marked[0]
+               and len(d.find(".cell")) > 0, f"the page opened on {marked[0]}")
+    shown = d.script("return document.getElementById('variant').value")
+    print(f"browser: the page opens on {shown}")
+
+
 def play_game(d, variant, moves, shots):
     select(d, "variant", variant)
     select(d, "mode", "people")
@@ -424,7 +435,8 @@ def main():
             d = Driver(driver_port, profile)
             d.get(url)
             d.wait(f'#variant option[value="{variant}"]', what="the variant list")
-            for step in (lambda: play_game(d, variant, moves, args.shots),
+            for step in (lambda: opens_on_the_default(d, url),
+                         lambda: play_game(d, variant, moves, args.shots),
                          lambda: versus_engine(d, variant, moves),
                          lambda: from_sfen(d, variant, moves),
                          lambda: records_and_steps(d, variant, moves, args.shots),

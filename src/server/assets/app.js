@@ -655,7 +655,7 @@ async function start() {
         select.appendChild(o);
       }
     }
-    const first = variants[0].slug;
+    const first = (variants.find((v) => v.default) ?? variants[0]).slug;
     $("variant").value = first;
     $("editor-base").value = first;
     await newGame({ variant: first });
