@@ -49,8 +49,8 @@ Options:
                     check flags, the FEN after the game) and count any
                     disagreement as a harness error; games follow --backend
   --koma PATH       koma binary (default: <repo>/target/release/koma)
-  --oracle PATH     fsoracle.py (default: $FSORACLE, else
-                    ../shared/oracle/fsoracle.py relative to the repository root)
+  --oracle PATH     fsoracle.py (default: $FSORACLE, else the repository's
+                    tests/oracle/fsoracle.py, found from this file's own path)
   --show N          print at most N differences per variant in full (default 5;
                     all of them go to --diff-file)
   --diff-file PATH  write every difference as one JSON object a line
@@ -169,6 +169,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+# the repository's oracle wrapper, found from this file (not the current folder)
+FSORACLE = Path(__file__).resolve().parents[1] / "oracle" / "fsoracle.py"
 GENERATE = REPO / "tests" / "oracle" / "generate.py"
 SHOGIOPS_SCRIPT = REPO / "tests" / "shogiops" / "oracle.mjs"
 FFISH_SCRIPT = REPO / "tests" / "ffish" / "oracle.cjs"
@@ -1090,7 +1092,7 @@ def main():
     ap.add_argument("--backend", choices=["pyffish", "ffish"], default="pyffish")
     ap.add_argument("--compare-backends", action="store_true")
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))
-    ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(REPO.parent / "shared" / "oracle" / "fsoracle.py")))
+    ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(FSORACLE)))
     ap.add_argument("--show", type=int, default=5)
     ap.add_argument("--diff-file", default="")
     ap.add_argument("--quiet", action="store_true")

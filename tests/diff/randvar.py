@@ -55,7 +55,8 @@ Usage (a built koma: cargo build --release; pyffish):
 
 Options: --count N (variants, seeds SEED..SEED+N-1), --seed S, --seeds a,b,
 --games G (per variant, default 3), --plies P (default 60), --koma PATH,
---oracle PATH, --keep DIR (write every variant's .md and .ini there),
+--oracle PATH (default: $FSORACLE, else tests/oracle/fsoracle.py beside
+this folder), --keep DIR (write every variant's .md and .ini there),
 --quiet, --show N (differences printed in full per variant, default 3),
 --no-filter (keep the pieces that Fairy-Stockfish reads otherwise than koma),
 --tally (only count the rules drawn for the seeds; no engine is run).
@@ -654,8 +655,7 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--show", type=int, default=3)
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))
-    ap.add_argument("--oracle", default=os.environ.get(
-        "FSORACLE", str(REPO.parent / "shared" / "oracle" / "fsoracle.py")))
+    ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(HERE.parent / "oracle" / "fsoracle.py")))
     a = ap.parse_args()
     if a.print is not None:
         v, rng = generate(a.print, not a.no_filter)

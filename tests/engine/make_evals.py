@@ -15,7 +15,6 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, "/work/shared/oracle")
 import pyffish as sf  # noqa: E402
 from make_tactics import Fs  # noqa: E402
 

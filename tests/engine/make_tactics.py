@@ -33,7 +33,8 @@ import random
 import shutil
 import sys
 
-sys.path.insert(0, "/work/shared/oracle")
+# the repository's oracle wrapper, tests/oracle/fsoracle.py, found from this file
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracle"))
 import pyffish as sf  # noqa: E402
 import fsoracle  # noqa: E402
 

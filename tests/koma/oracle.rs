@@ -2,7 +2,7 @@
 //!
 //! `tests/oracle/<slug>.tsv`: `fen<TAB>in_check<TAB>sorted legal moves` per
 //! line, written by `tests/oracle/generate.py` from the oracle in
-//! `../shared/oracle/fsoracle.py` (pyffish, pawn-drop mate illegal);
+//! `tests/oracle/fsoracle.py` (pyffish, pawn-drop mate illegal);
 //! `drop-mates.tsv` has the slug as a first column. Every file must belong to
 //! a variant of the catalogue.
 

@@ -7,7 +7,7 @@ Random games from the start (game g seeded "S:g"; a capture taken with
 probability 0.4 and a drop with 0.3 where there are any, so that hands fill and
 promotions happen): at every ply the position's FEN (pyffish.get_fen) is given
 to `koma moves --variant FILE --batch --notation fairy` and its answer compared
-with the oracle's (/work/shared/oracle/fsoracle.py, pawn-drop mate filtered as
+with the oracle's (tests/oracle/fsoracle.py, pawn-drop mate filtered as
 in match.py). Each difference is printed with its FEN; the last line is
 `positions: N, differences: D` (exit status 1 if D > 0).
 

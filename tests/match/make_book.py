@@ -4,7 +4,7 @@ few plies that Fairy-Stockfish judges roughly balanced, so that the games of
 a match differ while neither side starts lost.
 
 Every sequence of --plies legal moves from the start (the oracle's legal
-moves, /work/shared/oracle/fsoracle.py) is scored by Fairy-Stockfish at
+moves, tests/oracle/fsoracle.py) is scored by Fairy-Stockfish at
 `go depth D` (--depth) from the position after it; sequences whose score
 lies within --max-cp of zero are kept, sorted by the size of the score and
 then by their moves, and the first --count are written, one per line.
@@ -20,7 +20,8 @@ import os
 import shutil
 import sys
 
-sys.path.insert(0, "/work/shared/oracle")
+# the repository's oracle wrapper, tests/oracle/fsoracle.py, found from this file
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracle"))
 import fsoracle  # noqa: E402
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts

@@ -17,7 +17,7 @@ is either
                     older koma: --engine "/tmp/koma-base uci"), driven exactly
                     as Fairy-Stockfish is (without the Skill Level).
 
-The oracle is /work/shared/oracle/fsoracle.py (pyffish, with pawn-drop mate made
+The oracle is tests/oracle/fsoracle.py (pyffish, with pawn-drop mate made
 illegal where the game forbids it).  Before a move of koma is played it must be
 in the oracle's legal-move list; an illegal move, `bestmove (none)` while legal
 moves exist, no answer within the time limit, a crash of koma, or koma
@@ -136,7 +136,8 @@ import threading
 import time
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-ORACLE_DIR = "/work/shared/oracle"
+# the repository's oracle wrapper (tests/oracle/fsoracle.py), found from this file
+ORACLE_DIR = os.path.join(REPO, "tests", "oracle")
 sys.path.insert(0, ORACLE_DIR)
 try:
     import pyffish as sf

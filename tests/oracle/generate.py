@@ -5,8 +5,8 @@ Run from the repository root (needs pyffish: python3 -m pip install pyffish):
 
     python3 tests/oracle/generate.py
 
-Options: --oracle PATH (default: $FSORACLE, else ../shared/oracle/fsoracle.py
-relative to the repository root), --out DIR (default: tests/oracle),
+Options: --oracle PATH (default: $FSORACLE, else fsoracle.py beside this
+file: tests/oracle/fsoracle.py), --out DIR (default: tests/oracle),
 --only SLUG[,SLUG...] (write just those files; "drop-mates" names the
 drop-mate file), --jobs N (worker processes; default: CPUs, at most 4),
 --verify N (write nothing; check the speed-ups below against plain pyffish
@@ -228,8 +228,8 @@ class FastSF:
         return board.get(ahead) == ("k" if side == "w" else "K")
 
 
-# Start FENs (as in shared/perft/start-positions.tsv; kept here so that the
-# generator does not depend on that file).
+# Start FENs in Fairy-Stockfish's notation (the start positions of
+# tests/perft/*.perft); kept here so that the generator depends on no other file.
 STARTS = {
     "judkins": ["rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1", "rbnsgk/5p/6/6/P5/KGSNBR[] w - - 0 1"],
     "minishogi": ["rbsgk/4p/5/P4/KGSBR[] w - - 0 1"],
@@ -516,7 +516,7 @@ def verify(oracle_path, n):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(REPO.parent / "shared" / "oracle" / "fsoracle.py")))
+    ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(Path(__file__).resolve().parent / "fsoracle.py")))
     ap.add_argument("--out", default=str(REPO / "tests" / "oracle"))
     ap.add_argument("--only", default="", help="comma-separated slugs (and/or drop-mates) to write")
     ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="worker processes (output does not depend on it)")

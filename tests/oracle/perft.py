@@ -68,7 +68,7 @@ def main():
     ap.add_argument("fen")
     ap.add_argument("depth", type=int)
     ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
-    ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(HERE.parents[2] / "shared" / "oracle" / "fsoracle.py")))
+    ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(HERE / "fsoracle.py")))
     a = ap.parse_args()
     t0 = time.time()
     _init(a.oracle)

@@ -5,8 +5,8 @@ Run from the repository root (needs pyffish: python3 -m pip install pyffish):
 
     python3 tests/perft/middle_games.py
 
-Options: --oracle PATH (default: $FSORACLE, else ../shared/oracle/fsoracle.py
-relative to the repository root), --out FILE (default:
+Options: --oracle PATH (default: $FSORACLE, else tests/oracle/fsoracle.py,
+found from this file's own path), --out FILE (default:
 tests/perft/middle-games.perft), --only SLUG[,SLUG...] (just those variants),
 --list (print the chosen positions and stop, computing nothing).
 One process; takes about 12 minutes (pyffish costs ~2.5 ms a call and the
@@ -162,7 +162,7 @@ def calls_per_node(oracle, fs, fen):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--oracle", default=os.environ.get("FSORACLE", str(REPO.parent / "shared" / "oracle" / "fsoracle.py")))
+    p.add_argument("--oracle", default=os.environ.get("FSORACLE", str(Path(__file__).resolve().parents[1] / "oracle" / "fsoracle.py")))
     p.add_argument("--out", default=str(REPO / "tests" / "perft" / "middle-games.perft"))
     p.add_argument("--only", default="")
     p.add_argument("--list", action="store_true")
@@ -209,7 +209,7 @@ def main():
 
     header = (
         "# Perft from the middle of random games (positions of tests/oracle/<slug>.tsv):\n"
-        "# pieces in hand, promoted pieces and checks. Source: ../shared/oracle/fsoracle.py\n"
+        "# pieces in hand, promoted pieces and checks. Source: tests/oracle/fsoracle.py\n"
         f"# perft (Fairy-Stockfish via pyffish {version}, pawn-drop mate illegal where the game\n"
         f"# forbids it), computed on {datetime.date.today().isoformat()}.\n"
     )

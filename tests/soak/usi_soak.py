@@ -7,7 +7,7 @@ Each game: `usinewgame`, `position startpos moves ...` (USI notation),
 move), colours alternating, the first --random-plies plies drawn from a seeded
 RNG (games 2k-1 and 2k share an opening), a draw at --max-plies.  Every move
 of koma is checked against Fairy-Stockfish's legal moves (pyffish, with
-pawn-drop mate made illegal: /work/shared/oracle/fsoracle.py, through the
+pawn-drop mate made illegal: tests/oracle/fsoracle.py, through the
 helpers of tests/match/match.py, which also judges the end of the game).
 
 Recorded per game: result, plies, koma's VmRSS after the game, koma's answer
