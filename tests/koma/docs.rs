@@ -266,8 +266,8 @@ fn heading_plain_text(text: &str) -> String {
             continue;
         }
         let word_edge = |j: Option<&char>| j.is_none_or(|x| !x.is_alphanumeric());
-        let emphasis = c == '_' && (i == 0 || word_edge(chars.get(i - 1)))
-            || c == '_' && word_edge(chars.get(i + 1));
+        let before = i.checked_sub(1).and_then(|j| chars.get(j));
+        let emphasis = c == '_' && (word_edge(before) || word_edge(chars.get(i + 1)));
         if !(c == '[' || c == '*' || emphasis || c == '!' && chars.get(i + 1) == Some(&'[')) {
             out.push(c);
         }
@@ -520,7 +520,7 @@ fn rustdoc_block(info: &str) -> Option<bool> {
         .collect();
     match words.first() {
         None => Some(true),
-        Some(&"rust") => Some(!words.iter().any(|w| *w == "ignore")),
+        Some(&"rust") => Some(!words.contains(&"ignore")),
         Some(_) => None,
     }
 }
