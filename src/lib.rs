@@ -39,3 +39,19 @@ pub mod variant;
 
 pub use error::Error;
 pub use position::Game;
+
+/// The book's pages in `docs/` that hold Rust examples, included here so
+/// that `cargo test --doc` compiles and runs every example. A page with a
+/// ```` ```rust ```` block is added by one line (`tests/koma/docs.rs` checks
+/// that none is left out).
+#[cfg(doctest)]
+mod book {
+    macro_rules! page {
+        ($name:ident, $path:literal) => {
+            #[doc = include_str!($path)]
+            pub struct $name;
+        };
+    }
+
+    page!(Library, "../docs/library.md");
+}

@@ -5,6 +5,7 @@ mod checked;
 mod cli;
 mod common;
 mod compiled;
+mod docs;
 mod engine;
 mod fuzz;
 mod keys;
