@@ -1,7 +1,13 @@
 //! Square and move notations: USI (`7g7f`, `P*5e`, `8h2b+`) and
 //! Fairy-Stockfish's coordinates (`a2a3`, `P@c3`, `e1a5+`); FEN and SFEN output.
 //! A move in two legs names its three squares, start, end of the first leg,
-//! end (`7g7f7e`, as lishogi writes a lion's double move).
+//! end (`7g7f7e`, as lishogi writes a lion's double move). Read, three
+//! squares mean the move that takes exactly that route
+//! ([`Position::parse_move`]): the capture on the middle square (on, or back:
+//! igui); the pass, through any empty square the piece can step out to and
+//! back from (there is one pass, written back through the square the
+//! generator names); through an empty square on to another, the plain move
+//! there. A route the piece cannot take is refused with the reason.
 
 use thiserror::Error;
 
@@ -340,39 +346,28 @@ impl<B: Bitboard> Position<B> {
         }
         let found = match parsed {
             ParsedMove::Normal { from, to, promote } => Move::Normal { from, to, promote },
-            // Through an empty square, the route does not matter: to another
-            // square it is the plain move; back to the start, it is the pass
-            // (written through whichever empty square).
+            // Three squares name a route, and the move is the one that takes
+            // exactly that route: the capture on the way (on or back, igui),
+            // the pass through any empty square the piece can step out to
+            // and back from (the one pass: written back through the square
+            // the generator names), the plain move through an empty square.
             ParsedMove::MultiLeg {
                 from,
                 via,
                 to,
                 promote,
-            } if self.piece_at(via).is_none() => {
-                let pass = legal.iter().copied().find(|m| {
-                    matches!(*m, Move::MultiLeg { from: f, to: t, .. } if f == from && t == from)
-                });
-                match pass {
-                    Some(pass) if to == from => pass,
-                    _ if to == from => Move::MultiLeg {
-                        from,
-                        via,
-                        to,
-                        promote,
-                    },
-                    _ => Move::Normal { from, to, promote },
+            } => match self.two_leg_route(from, via, to, promote) {
+                Some(mv) => mv,
+                // On through an empty square to another: nothing happens on
+                // the way, so it is the plain move there, if the piece's legs
+                // go that way (as a lion's two steps are its jump).
+                None if to != from
+                    && self.piece_at(via).is_none()
+                    && self.has_route(from, via, to) =>
+                {
+                    Move::Normal { from, to, promote }
                 }
-            }
-            ParsedMove::MultiLeg {
-                from,
-                via,
-                to,
-                promote,
-            } => Move::MultiLeg {
-                from,
-                via,
-                to,
-                promote,
+                None => return Err(illegal(text, self.explain_route(from, via, to))),
             },
             ParsedMove::Drop {
                 letter,
@@ -390,6 +385,27 @@ impl<B: Bitboard> Position<B> {
             },
         };
         // Three squares name a route; the move it makes is the one meant.
+        if let Move::MultiLeg {
+            from,
+            via,
+            to,
+            promote,
+        } = found
+        {
+            if legal.contains(&found) {
+                return Ok(found);
+            }
+            let other = Move::MultiLeg {
+                from,
+                via,
+                to,
+                promote: !promote,
+            };
+            if legal.contains(&other) {
+                return Err(self.wrong_sign(text, other));
+            }
+        }
+        // A route through an empty square to another square: the plain move.
         if matches!(parsed, ParsedMove::MultiLeg { .. }) && legal.contains(&found) {
             return Ok(found);
         }
@@ -412,18 +428,107 @@ impl<B: Bitboard> Position<B> {
         }
         if legal.contains(&found) {
             // The move exists but with the other sign ('+' for '-').
-            let usi = text.trim().starts_with(|c: char| c.is_ascii_digit()) || text.contains('*');
-            let right = format_move(
-                self,
-                found,
-                if usi { Notation::Usi } else { Notation::Fairy },
-            );
-            return Err(illegal(
-                text,
-                format!("the sign does not match what the move does: write {right}"),
-            ));
+            return Err(self.wrong_sign(text, found));
         }
         Err(illegal(text, self.explain(found, &legal)))
+    }
+
+    /// `text` is the legal move `right` but for its sign: say how to write it
+    /// (in the notation typed; a route with the squares typed).
+    fn wrong_sign(&self, text: &str, right: Move) -> MoveError {
+        let usi = text.trim().starts_with(|c: char| c.is_ascii_digit()) || text.contains('*');
+        let right = match right {
+            Move::MultiLeg { promote, .. } => {
+                let squares = text.trim().trim_end_matches(['+', '-', '=']);
+                format!("{squares}{}", if promote { "+" } else { "" })
+            }
+            _ => format_move(
+                self,
+                right,
+                if usi { Notation::Usi } else { Notation::Fairy },
+            ),
+        };
+        illegal(
+            text,
+            format!("the sign does not match what the move does: write {right}"),
+        )
+    }
+
+    /// Whether the piece of the side to move on `from` has the two-leg
+    /// route through `via` to `to` on a board that lets it.
+    fn has_route(&self, from: Square, via: Square, to: Square) -> bool {
+        let us = self.turn();
+        self.piece_at(from)
+            .is_some_and(|p| p.color == us && self.rules().has_route(us, p.role, from, via, to))
+    }
+
+    /// Why the piece on `from` cannot take the two-leg route through `via`
+    /// to `to`, in words.
+    fn explain_route(&self, from: Square, via: Square, to: Square) -> String {
+        let rules = self.rules();
+        let us = self.turn();
+        let name = |sq| rules.topology.usi_name(sq);
+        let Some(p) = self.piece_at(from) else {
+            return format!("there is no piece on {}", name(from));
+        };
+        if p.color != us {
+            return format!(
+                "the piece on {} is {}'s, and it is {}'s turn",
+                name(from),
+                p.color.name(),
+                us.name()
+            );
+        }
+        let cannot = format!(
+            "a {} cannot move from {} through {} to {}",
+            rules.role(p.role).name,
+            name(from),
+            name(via),
+            name(to)
+        );
+        let ours = |sq| self.piece_at(sq).is_some_and(|q| q.color == us);
+        if !self.has_route(from, via, to) {
+            cannot
+        } else if ours(via) {
+            format!(
+                "{cannot}: {} is occupied by a {} piece",
+                name(via),
+                us.name()
+            )
+        } else if to != from && ours(to) {
+            format!(
+                "{cannot}: {} is occupied by a {} piece",
+                name(to),
+                us.name()
+            )
+        } else {
+            // What the squares hold does not suit the legs: one that only
+            // captures ends on an empty square, or one that only moves on a
+            // piece.
+            let theirs = self.color_pieces(us.opposite());
+            let left = (rules.all & !self.occupied()) | B::from_square(from);
+            let first_leg = rules
+                .hops(us, p.role, from)
+                .iter()
+                .any(|h| h.mid == via && h.reach().contains(to) && h.ends(left, theirs).is_some());
+            let (leg, on) = if first_leg {
+                ("second", to)
+            } else {
+                ("first", via)
+            };
+            if theirs.contains(on) {
+                format!(
+                    "{cannot}: its {leg} leg may not capture, and {} holds a {} piece",
+                    name(on),
+                    us.opposite().name()
+                )
+            } else {
+                format!(
+                    "{cannot}: its {leg} leg must capture, and {} is empty",
+                    name(on)
+                )
+            }
+        }
     }
 
     /// A trade limit in words, for a move of a `mover`.

@@ -45,7 +45,8 @@ pub enum Move {
     /// only where the route matters, so that one result is one move: either
     /// `via` holds an opponent's piece, captured on the way (`to` may be
     /// `from`: a capture without moving), or `to` is `from` and nothing is
-    /// captured (a pass, `via` then the lowest empty square it can use).
+    /// captured (a pass, `via` then the lowest empty square it can use;
+    /// written through another such square, it reads as this one).
     /// A route through an empty square to another square is a
     /// [`Move::Normal`].
     MultiLeg {

@@ -5,7 +5,6 @@
 use super::trades::Limited;
 use super::{Move, Position};
 use crate::board::{Bitboard, Color, Square};
-use crate::dsl::Mode;
 use crate::rules::{PromotionRule, Role, Rules};
 
 /// Where generated moves go: a list, a count, or a flag that the first
@@ -792,18 +791,10 @@ impl<B: Bitboard> Position<B> {
         let mut plain = B::EMPTY;
         let mut passed = false;
         for hop in rules.hops(us, role, from) {
-            let takes = theirs.contains(hop.mid);
-            let allowed = match hop.first {
-                Mode::Both => takes || left.contains(hop.mid),
-                Mode::MoveOnly => left.contains(hop.mid),
-                Mode::CaptureOnly => takes,
-            };
-            if !allowed {
+            let Some(ends) = hop.ends(left, theirs) else {
                 continue;
-            }
-            let [both, to_empty, to_capture] = hop.second;
-            let ends = (both & (left | theirs)) | (to_empty & left) | (to_capture & theirs);
-            if takes {
+            };
+            if theirs.contains(hop.mid) {
                 for to in ends.squares() {
                     self.push_multi(out, role, from, hop.mid, to);
                 }
@@ -821,6 +812,60 @@ impl<B: Bitboard> Position<B> {
             }
         }
         plain & !B::from_square(from)
+    }
+
+    /// The move that the piece of the side to move on `from` makes by
+    /// exactly the route `from`, `via`, `to` (a move in two legs), as the
+    /// generator lists it: the capture on `via`, going on to `to` or back
+    /// (igui); the pass, when it steps out to the empty `via` and back (one
+    /// move however many empty squares it could step through, so its `via`
+    /// is the first of them, as generated); else the plain move to `to`.
+    /// `promote` is taken as written. `None` when the piece has no such
+    /// route here (no two-leg piece on `from`, a first leg that cannot end
+    /// on `via`, a second leg that cannot go on from there to `to`). Only
+    /// the route is checked: whether the move is legal is for
+    /// [`Position::legal_moves`] to say.
+    pub(crate) fn two_leg_route(
+        &self,
+        from: Square,
+        via: Square,
+        to: Square,
+        promote: bool,
+    ) -> Option<Move> {
+        let rules = &*self.rules;
+        let us = self.turn;
+        let piece = self.piece_at(from).filter(|p| p.color == us)?;
+        if !rules.role(piece.role).two_legs {
+            return None;
+        }
+        let theirs = self.color_pieces(us.opposite());
+        let left = (rules.all & !self.occupied()) | B::from_square(from);
+        let hops = rules.hops(us, piece.role, from);
+        let ends = |hop: &crate::rules::Hop<B>| hop.ends(left, theirs).unwrap_or(B::EMPTY);
+        if !hops.iter().any(|h| h.mid == via && ends(h).contains(to)) {
+            return None;
+        }
+        Some(if theirs.contains(via) {
+            Move::MultiLeg {
+                from,
+                via,
+                to,
+                promote,
+            }
+        } else if to == from {
+            // The pass, through the square the generator names.
+            let first = hops
+                .iter()
+                .find(|h| !theirs.contains(h.mid) && ends(h).contains(from))?;
+            Move::MultiLeg {
+                from,
+                via: first.mid,
+                to,
+                promote,
+            }
+        } else {
+            Move::Normal { from, to, promote }
+        })
     }
 
     /// A two-leg move that captures on `via`, promoting as a plain move to

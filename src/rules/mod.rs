@@ -143,6 +143,31 @@ pub(crate) struct Hop<B> {
     pub second: [B; 3],
 }
 
+impl<B: Bitboard> Hop<B> {
+    /// Where the second leg may end, given the squares a leg may move to
+    /// (`left`: the empty ones and the one the piece left) and the
+    /// opponent's pieces (`theirs`); `None` when the first leg may not end
+    /// on `mid` (it must move there and it is occupied, or capture there
+    /// and it is empty).
+    #[inline]
+    pub fn ends(&self, left: B, theirs: B) -> Option<B> {
+        let allowed = match self.first {
+            Mode::Both => theirs.contains(self.mid) || left.contains(self.mid),
+            Mode::MoveOnly => left.contains(self.mid),
+            Mode::CaptureOnly => theirs.contains(self.mid),
+        };
+        let [both, to_empty, to_capture] = self.second;
+        allowed.then(|| (both & (left | theirs)) | (to_empty & left) | (to_capture & theirs))
+    }
+
+    /// Where the second leg could end on a board that lets it: every square
+    /// of its table, whatever the squares hold.
+    #[inline]
+    pub fn reach(&self) -> B {
+        self.second[0] | self.second[1] | self.second[2]
+    }
+}
+
 /// A rider's ray in one direction from one square, with where to find it.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Ride {
@@ -566,6 +591,21 @@ impl<B: Bitboard> Rules<B> {
     pub(crate) fn hops(&self, color: Color, role: Role, sq: Square) -> &[Hop<B>] {
         let (a, b) = self.hop_index[self.cr(color, role) * self.squares + sq.index()];
         &self.hops[a as usize..b as usize]
+    }
+
+    /// Whether a piece on `from` has the two-leg route through `via` to
+    /// `to` on a board that lets it (whatever the squares hold).
+    pub(crate) fn has_route(
+        &self,
+        color: Color,
+        role: Role,
+        from: Square,
+        via: Square,
+        to: Square,
+    ) -> bool {
+        self.hops(color, role, from)
+            .iter()
+            .any(|h| h.mid == via && h.reach().contains(to))
     }
 
     /// Whether the role's leaps (not its rides) alone attack `to` from `from`:

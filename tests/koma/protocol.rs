@@ -369,3 +369,27 @@ fn weight_options_show_the_variant_files_weights() {
     assert_eq!(mobility.len(), 2, "{out}");
     assert!(mobility[1].contains(" default 40 "), "{mobility:?}");
 }
+
+/// A GUI's `position ... moves` reads moves as a player's are read
+/// (issue 45): gote's chu lion passes through e6, which koma would write
+/// through c5, and the pawn on c4 is still there for sente's next move;
+/// a route the lion cannot take is refused with the reason.
+#[test]
+fn position_moves_read_a_pass_through_any_empty_square() {
+    let sfen = "lfcsgekgscfl/a1bt1xot1b1a/mvrhdq1dhrvm/ppppppppp1pp/3i4ip2/12/12/P2n4I3/1PPPPPPPPPPP/MVRHDQ1D1RVM/A1BNTOXTHBCA/LFCSGKEGS1FL w - 18";
+    let input = format!(
+        "position sfen {sfen} moves 9h8g9h 10i10h\nposition sfen {sfen} moves 9h7f9h\nquit\n"
+    );
+    let out = usi(&["usi", "--variant", "chu-shogi"], &input);
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: move 1: 9h7f9h is illegal: a lion cannot move from 9h through 7f to 9h"
+        ],
+        "{out:?}"
+    );
+}
