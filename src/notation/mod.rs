@@ -18,7 +18,7 @@ pub mod japanese;
 use std::sync::Arc;
 
 use crate::position::{Move, Position, PositionError, TradeBan};
-use crate::rules::{PromotionRule, Role, Rules};
+use crate::rules::{Piece, PromotionRule, Role, Rules};
 use crate::setup::Setup;
 
 /// Which move notation to write.
@@ -462,23 +462,31 @@ impl<B: Bitboard> Position<B> {
             .is_some_and(|p| p.color == us && self.rules().has_route(us, p.role, from, via, to))
     }
 
+    /// The side to move's piece on `from`, or why there is none to move.
+    fn mover_at(&self, from: Square) -> Result<Piece, String> {
+        let us = self.turn();
+        let name = self.rules().topology.usi_name(from);
+        match self.piece_at(from) {
+            None => Err(format!("there is no piece on {name}")),
+            Some(p) if p.color != us => Err(format!(
+                "the piece on {name} is {}'s, and it is {}'s turn",
+                p.color.name(),
+                us.name()
+            )),
+            Some(p) => Ok(p),
+        }
+    }
+
     /// Why the piece on `from` cannot take the two-leg route through `via`
     /// to `to`, in words.
     fn explain_route(&self, from: Square, via: Square, to: Square) -> String {
         let rules = self.rules();
         let us = self.turn();
         let name = |sq| rules.topology.usi_name(sq);
-        let Some(p) = self.piece_at(from) else {
-            return format!("there is no piece on {}", name(from));
+        let p = match self.mover_at(from) {
+            Ok(p) => p,
+            Err(why) => return why,
         };
-        if p.color != us {
-            return format!(
-                "the piece on {} is {}'s, and it is {}'s turn",
-                name(from),
-                p.color.name(),
-                us.name()
-            );
-        }
         let cannot = format!(
             "a {} cannot move from {} through {} to {}",
             rules.role(p.role).name,
@@ -554,18 +562,11 @@ impl<B: Bitboard> Position<B> {
         let name = |sq| t.usi_name(sq);
         match mv {
             Move::Normal { from, to, promote } => {
-                let Some(p) = self.piece_at(from) else {
-                    return format!("there is no piece on {}", name(from));
+                let p = match self.mover_at(from) {
+                    Ok(p) => p,
+                    Err(why) => return why,
                 };
                 let info = rules.role(p.role);
-                if p.color != us {
-                    return format!(
-                        "the piece on {} is {}'s, and it is {}'s turn",
-                        name(from),
-                        p.color.name(),
-                        us.name()
-                    );
-                }
                 if self.piece_at(to).is_some_and(|q| q.color == us) {
                     return format!("{} is occupied by a {} piece", name(to), us.name());
                 }
