@@ -384,7 +384,11 @@ impl<B: Bitboard> Position<B> {
                 }
             },
         };
-        // Three squares name a route; the move it makes is the one meant.
+        // Three squares name a route; the move it makes is the one meant
+        // (through an empty square to another square: the plain move).
+        if matches!(parsed, ParsedMove::MultiLeg { .. }) && legal.contains(&found) {
+            return Ok(found);
+        }
         if let Move::MultiLeg {
             from,
             via,
@@ -392,9 +396,6 @@ impl<B: Bitboard> Position<B> {
             promote,
         } = found
         {
-            if legal.contains(&found) {
-                return Ok(found);
-            }
             let other = Move::MultiLeg {
                 from,
                 via,
@@ -404,10 +405,6 @@ impl<B: Bitboard> Position<B> {
             if legal.contains(&other) {
                 return Err(self.wrong_sign(text, other));
             }
-        }
-        // A route through an empty square to another square: the plain move.
-        if matches!(parsed, ParsedMove::MultiLeg { .. }) && legal.contains(&found) {
-            return Ok(found);
         }
         // Without a sign, a move that can only be made promoting (or turning
         // over) is that move.
@@ -494,19 +491,13 @@ impl<B: Bitboard> Position<B> {
             name(via),
             name(to)
         );
-        let ours = |sq| self.piece_at(sq).is_some_and(|q| q.color == us);
+        let ours = |sq| sq != from && self.piece_at(sq).is_some_and(|q| q.color == us);
         if !self.has_route(from, via, to) {
             cannot
-        } else if ours(via) {
+        } else if let Some(friend) = [via, to].into_iter().find(|&sq| ours(sq)) {
             format!(
                 "{cannot}: {} is occupied by a {} piece",
-                name(via),
-                us.name()
-            )
-        } else if to != from && ours(to) {
-            format!(
-                "{cannot}: {} is occupied by a {} piece",
-                name(to),
+                name(friend),
                 us.name()
             )
         } else {
@@ -514,7 +505,7 @@ impl<B: Bitboard> Position<B> {
             // captures ends on an empty square, or one that only moves on a
             // piece.
             let theirs = self.color_pieces(us.opposite());
-            let left = (rules.all & !self.occupied()) | B::from_square(from);
+            let left = self.leg_squares(from);
             let first_leg = rules
                 .hops(us, p.role, from)
                 .iter()

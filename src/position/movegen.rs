@@ -814,6 +814,12 @@ impl<B: Bitboard> Position<B> {
         plain & !B::from_square(from)
     }
 
+    /// The squares a leg of a piece on `from` may move to: the empty ones
+    /// and `from` itself, which the piece has left.
+    pub(crate) fn leg_squares(&self, from: Square) -> B {
+        (self.rules.all & !self.occupied()) | B::from_square(from)
+    }
+
     /// The move that the piece of the side to move on `from` makes by
     /// exactly the route `from`, `via`, `to` (a move in two legs), as the
     /// generator lists it: the capture on `via`, going on to `to` or back
@@ -839,7 +845,7 @@ impl<B: Bitboard> Position<B> {
             return None;
         }
         let theirs = self.color_pieces(us.opposite());
-        let left = (rules.all & !self.occupied()) | B::from_square(from);
+        let left = self.leg_squares(from);
         let hops = rules.hops(us, piece.role, from);
         let ends = |hop: &crate::rules::Hop<B>| hop.ends(left, theirs).unwrap_or(B::EMPTY);
         if !hops.iter().any(|h| h.mid == via && ends(h).contains(to)) {
