@@ -76,6 +76,22 @@ impl Move {
             Move::Normal { to, .. } | Move::MultiLeg { to, .. } | Move::Drop { to, .. } => to,
         }
     }
+    /// Where the moving piece starts (none for a drop).
+    #[inline]
+    pub fn from(self) -> Option<Square> {
+        match self {
+            Move::Normal { from, .. } | Move::MultiLeg { from, .. } => Some(from),
+            Move::Drop { .. } => None,
+        }
+    }
+    /// Whether the piece promotes.
+    #[inline]
+    pub fn promotes(self) -> bool {
+        match self {
+            Move::Normal { promote, .. } | Move::MultiLeg { promote, .. } => promote,
+            Move::Drop { .. } => false,
+        }
+    }
 }
 
 /// What make() must remember to undo a move; also the game's history.
@@ -232,6 +248,32 @@ impl<B: Bitboard> Position<B> {
     fn state(&self) -> &State<B> {
         // There is always the initial state.
         &self.states[self.states.len() - 1]
+    }
+
+    /// The opponent's pieces a move of the side to move takes, with their
+    /// squares: every square it captures on (a two-leg move may take one on
+    /// the way and one where it ends), none for a quiet move or a drop.
+    /// The search's capture/quiet decision, its exchange evaluation and its
+    /// move ordering all read captures here.
+    #[inline]
+    pub fn captures(&self, mv: Move) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let squares = match mv {
+            Move::Normal { to, .. } => [Some(to), None],
+            Move::MultiLeg { from, via, to, .. } => [Some(via), (to != from).then_some(to)],
+            Move::Drop { .. } => [None, None],
+        };
+        let them = self.turn.opposite();
+        squares.into_iter().flatten().filter_map(move |sq| {
+            self.piece_at(sq)
+                .filter(|p| p.color == them)
+                .map(|p| (sq, p))
+        })
+    }
+
+    /// Whether a move of the side to move takes anything ([`Position::captures`]).
+    #[inline]
+    pub fn is_capture(&self, mv: Move) -> bool {
+        self.captures(mv).next().is_some()
     }
 
     /// The royal pieces of a colour.

@@ -584,9 +584,22 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
                 assert_eq!(from_sfen.sfen(), sfen, "SFEN round trip");
                 assert_eq!(from_sfen.hash(), pos.hash(), "{sfen}: hash after SFEN round trip");
 
+                let them = pos.turn().opposite();
+                let theirs: Vec<_> = (0..rules.topology.len())
+                    .map(|i| Square::new(i as u8))
+                    .filter_map(|sq| pos.piece_at(sq).filter(|p| p.color == them).map(|p| (sq, p)))
+                    .collect();
                 for &mv in &legal {
                     let hash = pos.hash();
+                    // What the search counts as taken is what the move takes.
+                    let said: Vec<_> = pos.captures(mv).collect();
+                    assert_eq!(pos.is_capture(mv), !said.is_empty(), "{fen}: is_capture of {mv:?}");
                     pos.play(mv);
+                    let mut gone: Vec<_> = theirs.iter().copied().filter(|&(sq, p)| pos.piece_at(sq) != Some(p)).collect();
+                    gone.sort_by_key(|&(sq, _)| sq);
+                    let mut said = said;
+                    said.sort_by_key(|&(sq, _)| sq);
+                    assert_eq!(said, gone, "{slug} {fen}: the pieces {mv:?} takes");
                     assert_eq!(pos.undo(), Some(mv));
                     assert_eq!(pos.fen(), fen, "undo of {mv:?}");
                     assert_eq!(pos.hash(), hash, "hash after undo of {mv:?}");
