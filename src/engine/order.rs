@@ -8,7 +8,7 @@ use crate::position::{Move, Position};
 use crate::rules::MAX_ROLES;
 
 use super::eval::Evaluator;
-use super::see::see;
+use super::see::{see, taken};
 use super::{MAX_PLY, Worker, history_index};
 
 /// History scores stay within ± this.
@@ -67,27 +67,24 @@ impl Worker {
         for &m in moves {
             let key = if Some(m) == hash_move {
                 HASH_MOVE
-            } else if let Move::Normal { from, to, promote } = m
-                && let Some(victim) = pos.piece_at(to)
+            } else if let Some(from) = m.from()
+                && pos.is_capture(m)
             {
                 let attacker = pos.piece_at(from).map_or(0, |p| ev.capture[p.role.index()]);
-                let gain = ev.capture[victim.role.index()];
+                let gain = taken(pos, m, ev);
                 let exchange = if attacker <= gain {
                     gain - attacker
                 } else {
                     see(pos, m, ev)
                 };
-                let mvv = gain * 8 - attacker / 64 + promote as i32;
+                let mvv = gain * 8 - attacker / 64 + m.promotes() as i32;
                 if exchange >= 0 {
                     GOOD_CAPTURE + mvv
                 } else {
                     BAD_CAPTURE + mvv
                 }
-            } else if let Move::Normal {
-                promote: true,
-                from,
-                ..
-            } = m
+            } else if let Some(from) = m.from()
+                && m.promotes()
             {
                 let role = pos.piece_at(from).map_or(0, |p| p.role.index());
                 PROMOTION + ev.promotion_gain[role]
@@ -128,5 +125,60 @@ impl Worker {
                 *h -= bonus + *h * bonus / HISTORY_MAX;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{BAD_CAPTURE, GOOD_CAPTURE, KILLER};
+    use crate::board::{Bitboard, Square};
+    use crate::engine::eval::{Evaluator, Params};
+    use crate::engine::tt::Table;
+    use crate::engine::{Reductions, Worker};
+    use crate::position::{Move, Position};
+    use crate::rules::Rules;
+    use crate::setup::Setup;
+    use crate::{Game, with_rules};
+
+    /// The ordering key of each legal move of `fen`.
+    fn keys<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Vec<(i32, Move)> {
+        let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN")).expect("position");
+        let ev = Evaluator::new(rules, &Params::default());
+        let worker = Worker::new(
+            Arc::new(Table::new(1)),
+            Arc::new([[0; 64]; 64] as Reductions),
+        );
+        let mut keys = Vec::new();
+        worker.score_moves(&pos, &ev, &pos.legal_moves(), &mut keys, None, 0);
+        keys
+    }
+
+    #[test]
+    fn two_leg_captures_are_ordered_as_captures() {
+        // A lion (N) on f6 before two pawns on f7 and f8 of a 12×12 board.
+        let game = Game::load("chu-shogi").expect("chu loads");
+        with_rules!(&game, rules => {
+            let fen = "k11/12/12/12/5p6/5p6/5N6/12/12/12/12/11K w - - 0 1";
+            let sq = |file: u8, rank: u8| Square::new(rank * 12 + file);
+            let (lion, near, far) = (sq(5, 5), sq(5, 6), sq(5, 7));
+            let keys = keys(rules, fen);
+            let key = |m: Move| keys.iter().find(|&&(_, k)| k == m).expect("legal").0;
+            let two = |to| Move::MultiLeg { from: lion, via: near, to, promote: false };
+            // Both pawns, and the near one without moving (igui): neither
+            // can be taken back, so both are good captures, the double one first.
+            let double = key(two(far));
+            let igui = key(two(lion));
+            assert!(igui >= GOOD_CAPTURE, "igui {igui}");
+            assert!(double > igui, "double {double}, igui {igui}");
+            // A pass takes nothing: it is ordered with the quiet moves.
+            let pass = keys
+                .iter()
+                .find(|&&(_, m)| matches!(m, Move::MultiLeg { from, to, .. } if from == lion && to == lion && m != two(lion)))
+                .expect("a pass")
+                .0;
+            assert!(pass < KILLER && pass > BAD_CAPTURE, "pass {pass}");
+        });
     }
 }

@@ -10,7 +10,7 @@ use crate::rules::Rules;
 use super::eval::{Evaluator, Params};
 use super::iterate::Shared;
 use super::order::{HISTORY_MAX, KILLER, counter_index, order_next};
-use super::see::see;
+use super::see::{see, taken};
 use super::tt::{self, Bound};
 use super::{
     EVAL_CACHE, INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, Worker, history_index,
@@ -162,11 +162,6 @@ fn outcome_score<B: Bitboard>(pos: &Position<B>, o: &Outcome, ply: usize, draw: 
 
 fn no_move<B: Bitboard>(pos: &Position<B>, ply: usize, draw: Score) -> Score {
     game_over(pos, ply, draw).unwrap_or(-(MATE - ply as Score))
-}
-
-#[inline]
-fn is_capture<B: Bitboard>(pos: &Position<B>, m: Move) -> bool {
-    matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_some())
 }
 
 /// The score a table entry decides in the window `alpha..beta`: an exact
@@ -370,8 +365,8 @@ impl Worker {
             if root && !run.excluded.is_empty() && run.excluded.contains(&m) {
                 continue;
             }
-            let capture = is_capture(pos, m);
-            let promote = matches!(m, Move::Normal { promote: true, .. });
+            let capture = pos.is_capture(m);
+            let promote = m.promotes();
             let quiet = !capture && !promote;
             let prunable = !root && !pv_node && !in_check && best_score > -MATE_BOUND;
             // Captures that lose material, near the leaves.
@@ -515,19 +510,17 @@ impl Worker {
         let ev = &run.eval;
         keys.clear();
         keys.extend(moves.iter().map(|&m| {
-            let key = match m {
-                Move::Normal { from, to, promote }
-                | Move::MultiLeg {
-                    from, to, promote, ..
-                } => match pos.piece_at(to) {
-                    Some(v) => {
-                        ev.capture[v.role.index()] * 8
+            let key = match m.from() {
+                Some(from) => {
+                    if pos.is_capture(m) {
+                        taken(pos, m, ev) * 8
                             - pos.piece_at(from).map_or(0, |p| ev.capture[p.role.index()]) / 64
-                            + promote as i32
+                            + m.promotes() as i32
+                    } else {
+                        m.promotes() as i32
                     }
-                    None => promote as i32,
-                },
-                Move::Drop { .. } => -1,
+                }
+                None => -1,
             };
             (key, m)
         }));
@@ -535,11 +528,16 @@ impl Worker {
         for i in 0..keys.len() {
             order_next(&mut keys, i);
             let m = keys[i].1;
-            if !in_check && let Move::Normal { from, to, promote } = m {
+            if !in_check && let Some(from) = m.from() {
                 let ev = &run.eval;
-                let victim = pos.piece_at(to).map_or(0, |p| ev.capture[p.role.index()]);
+                let victim = taken(pos, m, ev);
                 let role = pos.piece_at(from).map_or(0, |p| p.role.index());
-                let gain = victim + if promote { ev.promotion_gain[role] } else { 0 };
+                let gain = victim
+                    + if m.promotes() {
+                        ev.promotion_gain[role]
+                    } else {
+                        0
+                    };
                 // Delta pruning: even this gain leaves us below alpha.
                 if stand + gain + margin <= alpha {
                     continue;

@@ -18,15 +18,7 @@ const MAX_EXCHANGE: usize = 64;
 /// capture scores its promotion gain, less what it loses if the square is
 /// attacked.
 pub(super) fn see<B: Bitboard>(pos: &Position<B>, mv: Move, ev: &Evaluator<B>) -> Score {
-    let (from, to, promote) = match mv {
-        Move::Normal { from, to, promote } => (Some(from), to, promote),
-        // The exchange on the square a two-leg move ends on (what it took
-        // on the way is not counted).
-        Move::MultiLeg {
-            from, to, promote, ..
-        } => (Some(from), to, promote),
-        Move::Drop { to, .. } => (None, to, false),
-    };
+    let (from, to, promote) = (mv.from(), mv.to(), mv.promotes());
     let rules = pos.rules();
     let mover = match (from, mv) {
         (Some(f), _) => match pos.piece_at(f) {
@@ -37,7 +29,9 @@ pub(super) fn see<B: Bitboard>(pos: &Position<B>, mv: Move, ev: &Evaluator<B>) -
         (None, _) => return 0,
     };
     let mut gain = [0 as Score; MAX_EXCHANGE];
-    gain[0] = pos.piece_at(to).map_or(0, |p| ev.capture[p.role.index()]);
+    // Everything the move takes (a two-leg move: on the way too); the
+    // exchange then goes on where it ends.
+    gain[0] = taken(pos, mv, ev);
     let mut standing = mover;
     if promote {
         gain[0] += ev.promotion_gain[mover.index()];
@@ -45,10 +39,14 @@ pub(super) fn see<B: Bitboard>(pos: &Position<B>, mv: Move, ev: &Evaluator<B>) -
             standing = p;
         }
     }
-    let mut occ = pos.occupied() | B::from_square(to);
-    if let Some(f) = from {
-        occ ^= B::from_square(f);
+    let mut occ = pos.occupied();
+    for (sq, _) in pos.captures(mv) {
+        occ &= !B::from_square(sq);
     }
+    if let Some(f) = from {
+        occ &= !B::from_square(f);
+    }
+    occ |= B::from_square(to);
     let mut side = pos.turn().opposite();
     let mut d = 0;
     loop {
@@ -76,4 +74,13 @@ pub(super) fn see<B: Bitboard>(pos: &Position<B>, mv: Move, ev: &Evaluator<B>) -
         gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
     }
     gain[0]
+}
+
+/// The value of everything `mv` takes, in [`Evaluator::capture`]'s values
+/// (0 for a move that takes nothing).
+#[inline]
+pub(super) fn taken<B: Bitboard>(pos: &Position<B>, mv: Move, ev: &Evaluator<B>) -> Score {
+    pos.captures(mv)
+        .map(|(_, p)| ev.capture[p.role.index()])
+        .sum()
 }
