@@ -18,7 +18,10 @@ pub struct MovesArgs {
     /// Notation of the listed moves.
     #[arg(long, value_enum, default_value_t)]
     notation: NotationArg,
-    /// Read one FEN a line from stdin; for each print one line:
+    /// Read one FEN a line from stdin (or `startpos` for the variant's
+    /// start), optionally followed by ` moves ` and moves played from it (as
+    /// in a protocol's `position` command, so that repetitions count); for
+    /// each print one line:
     /// `check<TAB>result<TAB>moves` (check 0/1; result `-`, `sente`, `gote` or
     /// `draw`; the sorted legal moves space-separated), or `error<TAB>message`.
     #[arg(long, conflicts_with_all = ["fen", "sfen", "moves"])]
@@ -42,18 +45,27 @@ fn sorted(pos: &AnyPosition, notation: Notation) -> Vec<String> {
 fn batch(game: &Game, notation: Notation, sfen: bool, out: &mut dyn Write) -> Result<(), Error> {
     for line in std::io::stdin().lock().lines() {
         let line = line.map_err(Error::io("read the input"))?;
-        let fen = line.trim();
-        if fen.is_empty() {
+        let line = line.trim();
+        if line.is_empty() {
             continue;
         }
-        let read = if sfen {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let cut = words
+            .iter()
+            .position(|&w| w == "moves")
+            .unwrap_or(words.len());
+        let fen = &words[..cut].join(" ");
+        let moves = words.get(cut + 1..).unwrap_or_default();
+        let read = if fen == "startpos" {
+            Ok(game.start_setup().clone())
+        } else if sfen {
             Setup::parse_sfen(fen)
         } else {
             Setup::parse_fen(fen)
         };
         let pos = read
             .map_err(|e| e.to_string())
-            .and_then(|s| AnyPosition::new(game, &s).map_err(|e| e.to_string()));
+            .and_then(|s| AnyPosition::from_moves(game, &s, moves).map_err(|e| e.to_string()));
         match pos {
             Err(e) => emit(out, format_args!("error\t{e}"))?,
             Ok(pos) => {

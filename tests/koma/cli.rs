@@ -674,3 +674,28 @@ fn tune_spsa_prints_every_weight_and_refuses_a_bad_rate() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--rate 0"), "{}", stderr(&o));
 }
+
+#[test]
+fn moves_batch_reads_moves_after_a_position() {
+    // Judkins' start, then the same after two moves, after a move that is
+    // not legal, and from a FEN with moves: one answer a line.
+    let start = stdout(&koma(&["moves"]));
+    let after = stdout(&koma(&["moves", "--moves", "6e6d", "1b1c"]));
+    let input = "startpos\nstartpos moves 6e6d 1b1c\nstartpos moves 6e6d 6e6d\n\
+                 rbsgkn/5p/6/6/P5/NKGSBR[] w - - 0 1 moves 6e6d 1b1c\n";
+    let (out, err, code) = crate::common::koma_with_input(&["moves", "--batch"], input.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    let listed = |line: &str| line.split('\t').nth(2).unwrap_or("").to_string();
+    assert_eq!(
+        listed(lines[0]),
+        start.lines().collect::<Vec<_>>().join(" ")
+    );
+    assert_eq!(
+        listed(lines[1]),
+        after.lines().collect::<Vec<_>>().join(" ")
+    );
+    assert!(lines[2].starts_with("error\tmove 2: 6e6d"), "{}", lines[2]);
+    assert_eq!(lines[3], lines[1], "{out}");
+}
