@@ -61,33 +61,94 @@ impl Color {
     }
 }
 
-/// A rectangular board: `rows` ranks by `cols` files.
+/// A rectangular board: `rows` ranks by `cols` files, some of whose cells
+/// may be holes. A hole (`*` in a setup) is a cell that is not on the
+/// board, with Fairy-Stockfish's wall semantics: nothing stands, lands or is
+/// dropped there, a rider stops before it, a leaper jumps over it, and a
+/// hopper may use it as its screen. Cells are numbered as squares are
+/// (`rank * cols + file`); a hole keeps its number so that tables stay
+/// rectangular, but [`Topology::square`], [`Topology::step`] and
+/// [`Topology::squares`] never give it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Topology {
     /// Number of ranks.
     pub rows: u8,
     /// Number of files.
     pub cols: u8,
+    /// The holes, one bit a cell (bit `i % 64` of word `i / 64`).
+    holes: [u64; MAX_SQUARES / 64],
 }
 
 impl Topology {
-    /// Number of squares.
+    /// A full rectangle of `rows` ranks by `cols` files, without holes.
+    pub const fn rectangle(rows: u8, cols: u8) -> Topology {
+        Topology {
+            rows,
+            cols,
+            holes: [0; MAX_SQUARES / 64],
+        }
+    }
+    /// The same board with the cell at `file`, `rank` (0-based) made a
+    /// hole; unchanged if that cell is outside the rectangle.
+    pub fn with_hole(mut self, file: i32, rank: i32) -> Topology {
+        if let Some(cell) = self.cell(file, rank) {
+            self.holes[cell.index() / 64] |= 1 << (cell.index() % 64);
+        }
+        self
+    }
+    /// Number of cells of the rectangle, holes included: the length of
+    /// every per-square table.
     #[inline]
     pub fn len(self) -> usize {
         self.rows as usize * self.cols as usize
     }
     /// Whether the board has no square (never true for a loaded variant).
     pub fn is_empty(self) -> bool {
-        self.len() == 0
+        self.squares().next().is_none()
     }
-    /// The square at `file`, `rank` (0-based), if on the board.
+    /// Whether the board has holes.
+    pub fn has_holes(self) -> bool {
+        self.holes.iter().any(|&w| w != 0)
+    }
+    /// Whether a cell of the rectangle is a hole.
     #[inline]
-    pub fn square(self, file: i32, rank: i32) -> Option<Square> {
+    pub fn is_hole(self, cell: Square) -> bool {
+        self.holes[cell.index() / 64] >> (cell.index() % 64) & 1 == 1
+    }
+    /// The holes, in index order.
+    pub fn holes(self) -> impl Iterator<Item = Square> {
+        self.cells().filter(move |&c| self.is_hole(c))
+    }
+    /// The holes as a setup lists them: (rank from the top, file from
+    /// sente's left), 0-based, in reading order.
+    pub fn holes_as_written(self) -> Vec<(usize, usize)> {
+        let mut holes: Vec<_> = self
+            .holes()
+            .map(|c| {
+                (
+                    (self.rows - 1 - self.rank(c)) as usize,
+                    self.file(c) as usize,
+                )
+            })
+            .collect();
+        holes.sort_unstable();
+        holes
+    }
+    /// The cell at `file`, `rank` (0-based) of the rectangle, a square or a
+    /// hole; `None` outside it.
+    #[inline]
+    pub fn cell(self, file: i32, rank: i32) -> Option<Square> {
         if file >= 0 && rank >= 0 && file < self.cols as i32 && rank < self.rows as i32 {
             Some(Square::new((rank * self.cols as i32 + file) as u8))
         } else {
             None
         }
+    }
+    /// The square at `file`, `rank` (0-based), if on the board: inside the
+    /// rectangle and not a hole.
+    #[inline]
+    pub fn square(self, file: i32, rank: i32) -> Option<Square> {
+        self.cell(file, rank).filter(|&c| !self.is_hole(c))
     }
     /// The 0-based file of a square.
     #[inline]
@@ -99,10 +160,14 @@ impl Topology {
     pub fn rank(self, sq: Square) -> u8 {
         (sq.index() / self.cols as usize) as u8
     }
-    /// All squares, in index order.
-    pub fn squares(self) -> impl Iterator<Item = Square> {
+    /// Every cell of the rectangle, holes included, in index order.
+    pub fn cells(self) -> impl Iterator<Item = Square> {
         // `len()` may be 256, one more than a byte holds.
         (0..self.len()).map(|i| Square::new(i as u8))
+    }
+    /// All squares (the cells that are not holes), in index order.
+    pub fn squares(self) -> impl Iterator<Item = Square> {
+        self.cells().filter(move |&c| !self.is_hole(c))
     }
 
     /// The square `k` steps of `(dx, dy)` away from `sq` (dx toward file
@@ -112,10 +177,15 @@ impl Topology {
     pub fn step(self, sq: Square, dx: i32, dy: i32, k: i32) -> Option<Square> {
         self.square(self.file(sq) as i32 + dx * k, self.rank(sq) as i32 + dy * k)
     }
+    /// As [`Topology::step`], but to any cell of the rectangle, a hole
+    /// too: the lines along which a hopper finds its screen.
+    #[inline]
+    pub fn step_cell(self, sq: Square, dx: i32, dy: i32, k: i32) -> Option<Square> {
+        self.cell(self.file(sq) as i32 + dx * k, self.rank(sq) as i32 + dy * k)
+    }
     /// The squares of a file (0-based from sente's left), bottom first.
     pub fn file_squares(self, file: u8) -> impl Iterator<Item = Square> {
-        (0..self.rows as usize)
-            .map(move |r| Square::new((r * self.cols as usize + file as usize) as u8))
+        (0..self.rows as i32).filter_map(move |r| self.square(file as i32, r))
     }
     /// Whether square indices grow along the direction `(dx, dy)`.
     #[inline]

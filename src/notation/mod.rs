@@ -213,7 +213,8 @@ fn unreadable(text: &str, reason: impl Into<String>) -> MoveError {
     }
 }
 
-/// Reads a square in either notation (USI `5e`, Fairy `c3`); returns it and the rest.
+/// Reads a square in either notation (USI `5e`, Fairy `c3`); returns it and
+/// the rest. A hole of the board is read too, for [`parse_move`] to name.
 fn parse_square(t: Topology, s: &str, usi: bool) -> Option<(Square, &str)> {
     let digits = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     if usi {
@@ -223,7 +224,7 @@ fn parse_square(t: Topology, s: &str, usi: bool) -> Option<(Square, &str)> {
             return None;
         }
         let rank = t.rows as i32 - 1 - (letter as i32 - 'a' as i32);
-        let sq = t.square(t.cols as i32 - file, rank)?;
+        let sq = t.cell(t.cols as i32 - file, rank)?;
         Some((sq, &s[digits + 1..]))
     } else {
         let letter = s.chars().next()?;
@@ -235,7 +236,7 @@ fn parse_square(t: Topology, s: &str, usi: bool) -> Option<(Square, &str)> {
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(rest.len());
         let rank: i32 = rest[..digits].parse().ok()?;
-        let sq = t.square(letter as i32 - 'a' as i32, rank - 1)?;
+        let sq = t.cell(letter as i32 - 'a' as i32, rank - 1)?;
         Some((sq, &rest[digits..]))
     }
 }
@@ -266,6 +267,10 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
             }
         };
         return match parse_square(t, square, usi) {
+            Some((to, "")) if t.is_hole(to) => Err(unreadable(
+                text,
+                format!("'{square}' is a hole of this board, not a square"),
+            )),
             Some((to, "")) => Ok(ParsedMove::Drop {
                 letter,
                 promoted,
@@ -299,6 +304,21 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
         Some((third, rest)) => (Some(to), third, rest),
         None => (None, to, rest),
     };
+    if let Some(hole) = [Some(from), via, Some(to)]
+        .into_iter()
+        .flatten()
+        .find(|&sq| t.is_hole(sq))
+    {
+        let name = if usi {
+            t.usi_name(hole)
+        } else {
+            t.fairy_name(hole)
+        };
+        return Err(unreadable(
+            text,
+            format!("{name} is a hole of this board, not a square"),
+        ));
+    }
     let promote = match rest {
         "" | "=" => false,
         // '-' turns a piece back to its unpromoted side (kyoto shogi).

@@ -846,6 +846,7 @@ impl<B: Bitboard> Position<B> {
         let counterstrike = self.rules.trade.is_some_and(|t| t.counterstrike);
         Setup {
             ranks,
+            holes: t.holes_as_written(),
             hands,
             turn: self.turn,
             move_number: self.move_number(),

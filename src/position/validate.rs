@@ -39,6 +39,18 @@ pub enum PositionProblem {
         /// The square's USI name.
         square: String,
     },
+    /// A piece, or an empty square, written on a hole of the board.
+    OnHole {
+        /// As written: the piece (`+X`), or `None` for an empty square.
+        written: Option<String>,
+        /// The hole's USI name.
+        square: String,
+    },
+    /// A hole (`*`) written where the board has a square.
+    HoleOnSquare {
+        /// The square's USI name.
+        square: String,
+    },
     /// A piece where it could never move (and the rules forbid that).
     Immobile {
         /// Whose.
@@ -128,6 +140,24 @@ impl fmt::Display for PositionProblem {
             UnknownPiece { written, square } => {
                 write!(f, "'{written}' on {square} is not a piece of this variant")
             }
+            OnHole {
+                written: Some(written),
+                square,
+            } => write!(
+                f,
+                "'{written}' on {square}: {square} is a hole of this board, not a square (write '*' there)"
+            ),
+            OnHole {
+                written: None,
+                square,
+            } => write!(
+                f,
+                "{square} is a hole of this board: write '*' there, not an empty square"
+            ),
+            HoleOnSquare { square } => write!(
+                f,
+                "'*' on {square}: {square} is a square of this board, not a hole"
+            ),
             Immobile {
                 color,
                 piece,
@@ -240,12 +270,32 @@ impl<B: Bitboard> Position<B> {
                 continue;
             }
             for (file, p) in rank_pieces.iter().enumerate() {
-                let Some(p) = p else { continue };
-                let sq = Square::new((rank * t.cols as usize + file) as u8);
-                let written = if p.promoted {
-                    format!("+{}", p.letter)
-                } else {
-                    p.letter.to_string()
+                let Some(sq) = t.cell(file as i32, rank as i32) else {
+                    continue;
+                };
+                let hole_written = setup.holes.contains(&(i, file));
+                let written = p.map(|p| {
+                    if p.promoted {
+                        format!("+{}", p.letter)
+                    } else {
+                        p.letter.to_string()
+                    }
+                });
+                if t.is_hole(sq) != hole_written {
+                    problems.push(if hole_written {
+                        PositionProblem::HoleOnSquare {
+                            square: square_name(rules, sq),
+                        }
+                    } else {
+                        PositionProblem::OnHole {
+                            written,
+                            square: square_name(rules, sq),
+                        }
+                    });
+                    continue;
+                }
+                let (Some(p), Some(written)) = (p, written) else {
+                    continue;
                 };
                 match rules.role_by_letter(p.letter, p.promoted) {
                     None => problems.push(PositionProblem::UnknownPiece {

@@ -232,6 +232,8 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
     }
     Ok(Setup {
         ranks: board,
+        // A CSA board cannot write a hole: the board's own are meant.
+        holes: t.holes_as_written(),
         hands,
         turn,
         move_number: 1,

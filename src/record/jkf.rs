@@ -241,6 +241,8 @@ pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
     };
     Ok(Setup {
         ranks,
+        // A JKF board cannot write a hole: the board's own are meant.
+        holes: t.holes_as_written(),
         hands,
         turn,
         move_number: 1,

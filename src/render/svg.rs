@@ -285,6 +285,7 @@ fn svg_of<B: Bitboard>(pos: &Position<B>, options: &SvgOptions) -> String {
         r##"<path d="{grid}" stroke="#333333" stroke-width="{:.2}" fill="none"/>"##,
         (c / 40.0).max(0.5)
     );
+    holes(&mut s, t, (x0, y0), c);
     for file in 0..t.cols {
         let x = x0 + (file as f64 + 0.5) * c;
         text(
@@ -431,13 +432,33 @@ pub fn movement_svg(pos: &AnyPosition, role: Role, labels: Labels) -> String {
     with_position!(pos, p => movement_of(p.rules(), role, labels))
 }
 
+/// Cuts the board's holes out of a drawn board whose top left corner is
+/// `at`, in cells of `c`: each is painted in the picture's background.
+fn holes(s: &mut String, t: crate::board::Topology, at: (f64, f64), c: f64) {
+    for hole in t.holes() {
+        let x = at.0 + t.file(hole) as f64 * c;
+        let y = at.1 + (t.rows - 1 - t.rank(hole)) as f64 * c;
+        let _ = writeln!(
+            s,
+            r##"<rect x="{x:.2}" y="{y:.2}" width="{c:.2}" height="{c:.2}" fill="#ffffff"/>"##
+        );
+    }
+}
+
 fn movement_of<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> String {
     let t = rules.topology;
     let c = 40.0;
     let (cols, rows) = (t.cols as f64, t.rows as f64);
     let margin = 0.3 * c;
     let title_h = 0.8 * c;
-    let origin = Square::new((t.rows / 2) * t.cols + t.cols / 2);
+    // The middle square, or the square nearest it where the middle is a hole.
+    let middle = ((t.cols / 2) as i32, (t.rows / 2) as i32);
+    let origin = t
+        .squares()
+        .min_by_key(|&sq| {
+            (t.file(sq) as i32 - middle.0).pow(2) + (t.rank(sq) as i32 - middle.1).pow(2)
+        })
+        .unwrap_or(Square::new(0));
     let here = B::from_square(origin);
     let quiet = rules.targets_all(Color::Sente, role, origin, here, B::default());
     // A capture is asked of each square alone: an enemy there, nothing else
@@ -491,6 +512,7 @@ fn movement_of<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> Str
         s,
         r##"<path d="{grid}" stroke="#333333" stroke-width="1" fill="none"/>"##
     );
+    holes(&mut s, t, (x0, y0), c);
     for sq in t.squares() {
         let cx = x0 + (t.file(sq) as f64 + 0.5) * c;
         let cy = y0 + ((t.rows - 1 - t.rank(sq)) as f64 + 0.5) * c;

@@ -58,6 +58,7 @@ fn board_text_of<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
         for file in 0..t.cols {
             let sq = Square::new(rank * t.cols + file);
             let cell = match pos.piece_at(sq) {
+                None if t.is_hole(sq) => "###".to_string(),
                 None => "   ".to_string(),
                 Some(p) => {
                     let info = rules.role(p.role);

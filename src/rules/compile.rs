@@ -54,10 +54,11 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             ),
         ));
     }
-    let topology = Topology {
-        rows: t.rows as u8,
-        cols: t.cols as u8,
-    };
+    // The setup's holes (`*`) are cells of the rectangle that are not on the board.
+    let topology = variant.start.holes.iter().fold(
+        Topology::rectangle(t.rows as u8, t.cols as u8),
+        |topology, &(rank, file)| topology.with_hole(file as i32, t.rows as i32 - 1 - rank as i32),
+    );
     let rules_spec = &spec.rules;
     let (roles, steps) = roles(&variant.pieces, rules_spec.promotion);
     let mut rules = tables::<B>(variant, topology, roles, &steps);
@@ -235,7 +236,7 @@ fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>, Vec<B>) {
     let mut xray = Vec::with_capacity(2 * rules.role_count() * n);
     for color in Color::ALL {
         for role in rules.all_roles() {
-            for sq in rules.topology.squares() {
+            for sq in rules.topology.cells() {
                 xray.push(rules.ride_xray_from_rays(color, role, sq));
             }
         }
@@ -243,7 +244,7 @@ fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>, Vec<B>) {
     // Square by square, every role of the square side by side: the
     // attack test reads one square's roles in a row.
     for color in Color::ALL {
-        for sq in rules.topology.squares() {
+        for sq in rules.topology.cells() {
             for role in rules.all_roles() {
                 let i = rules.cr(color, role) * n + sq.index();
                 reach.push(rules.leaps[i][0] | rules.leaps[i][2] | xray[i]);
@@ -254,7 +255,7 @@ fn reaches<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<B>, Vec<B>) {
         .into_iter()
         .flat_map(|color| {
             let xray = &xray;
-            rules.topology.squares().map(move |sq| {
+            rules.topology.cells().map(move |sq| {
                 rules.all_roles().fold(B::EMPTY, |b, role| {
                     b | xray[rules.cr(color, role) * n + sq.index()]
                 })
@@ -276,7 +277,7 @@ fn trial_watch<B: Bitboard>(rules: &Rules<B>) -> (Vec<B>, Vec<(u32, u32)>, Vec<B
     }
     let n = rules.squares;
     for color in Color::ALL {
-        for sq in rules.topology.squares() {
+        for sq in rules.topology.cells() {
             fixed.push(B::from_square(sq));
             // The rays from `sq` of this colour's capturing rides and hops:
             // by symmetry, where the other colour's riders and hoppers
@@ -329,7 +330,7 @@ fn near_royal<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
     let roles = rules.role_count();
     let mut near = Vec::with_capacity(2 * rules.squares * roles);
     for color in Color::ALL {
-        for sq in rules.topology.squares() {
+        for sq in rules.topology.cells() {
             // Where any royal role of the colour could go from `sq`.
             let steps = rules
                 .all_roles()
@@ -357,7 +358,7 @@ fn zone_masks<B: Bitboard>(rules: &Rules<B>) -> Vec<[B; 2]> {
         let zone = rules.zone[color.index()];
         for role in rules.all_roles() {
             let arrive = rules.arrive[rules.cr(color, role)];
-            for from in rules.topology.squares() {
+            for from in rules.topology.cells() {
                 masks.push(match rules.promotes(role) {
                     false => [arrive, B::EMPTY],
                     true if zone.contains(from) => [rules.all, rules.all],

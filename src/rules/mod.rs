@@ -292,6 +292,9 @@ pub struct Rules<B> {
     pub declaration: Option<Declaration<B>>,
     /// Every square of the board.
     pub all: B,
+    /// The holes of the board (cells of its rectangle that are not on it):
+    /// screens for hoppers, never a square to stand on.
+    pub holes: B,
     /// Promotion zone of each colour.
     pub zone: [B; 2],
     /// Squares of each file.
@@ -510,6 +513,8 @@ impl<B: Bitboard> Rules<B> {
     #[inline]
     fn hop(&self, h: &HopRay, sq: Square, occ: B) -> B {
         let n = self.squares;
+        // A hole is a screen as a piece is, but nothing lands there.
+        let occ = occ | self.holes;
         let full = h.full as usize * n;
         let first = |b: B| if h.positive { b.lsb() } else { b.msb() };
         let screens = self.rays[full + sq.index()] & occ;
@@ -521,7 +526,7 @@ impl<B: Bitboard> Rules<B> {
             return B::EMPTY;
         }
         if h.next {
-            return B::from_square(first(beyond));
+            return B::from_square(first(beyond)) & self.all;
         }
         let blockers = beyond & occ;
         let reach = if blockers.is_empty() {
@@ -529,7 +534,7 @@ impl<B: Bitboard> Rules<B> {
         } else {
             beyond & !self.rays[full + first(blockers).index()]
         };
-        reach & self.rays[h.reach as usize * n + sq.index()]
+        reach & self.rays[h.reach as usize * n + sq.index()] & self.all
     }
 
     /// Squares a hopper attacks (could capture on) over a screen from `sq`;

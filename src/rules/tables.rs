@@ -34,16 +34,30 @@ pub(super) fn tables<B: Bitboard>(
     let mut mobile = vec![B::EMPTY; 2 * nroles];
     let mut rides = vec![Vec::new(); 2 * nroles];
     let mut rays: Vec<B> = Vec::new();
-    let mut ray_ids: HashMap<(i32, i32, u8), u32> = HashMap::new();
+    let mut ray_ids: HashMap<(i32, i32, u8, bool), u32> = HashMap::new();
     let mut directions: Vec<(i32, i32)> = Vec::new();
 
-    let mut ray_table = |dx: i32, dy: i32, max: u8, rays: &mut Vec<B>| -> u32 {
-        *ray_ids.entry((dx, dy, max)).or_insert_with(|| {
+    // A ray runs over squares and stops before a hole; a hopper's line
+    // (`over_holes`) runs over every cell of the rectangle, holes too, which
+    // it may hop over as over a piece. One table a cell, holes included.
+    let mut ray_table = |dx: i32, dy: i32, max: u8, over_holes: bool, rays: &mut Vec<B>| -> u32 {
+        *ray_ids.entry((dx, dy, max, over_holes)).or_insert_with(|| {
             let id = (rays.len() / n) as u32;
-            for sq in topology.squares() {
+            let step = |sq, k| {
+                if over_holes {
+                    topology.step_cell(sq, dx, dy, k)
+                } else {
+                    topology.step(sq, dx, dy, k)
+                }
+            };
+            for sq in topology.cells() {
                 let mut b = B::EMPTY;
+                if topology.is_hole(sq) && !over_holes {
+                    rays.push(b);
+                    continue;
+                }
                 let mut k = 1;
-                while let Some(to) = topology.step(sq, dx, dy, k) {
+                while let Some(to) = step(sq, k) {
                     if max != 0 && k > max as i32 {
                         break;
                     }
@@ -74,8 +88,8 @@ pub(super) fn tables<B: Bitboard>(
                         }
                     }
                 } else {
-                    let ray = ray_table(dx, dy, s.max, &mut rays);
-                    let full = ray_table(dx, dy, 0, &mut rays);
+                    let ray = ray_table(dx, dy, s.max, false, &mut rays);
+                    let full = ray_table(dx, dy, 0, false, &mut rays);
                     if !directions.contains(&(dx, dy)) {
                         directions.push((dx, dy));
                     }
@@ -105,8 +119,8 @@ pub(super) fn tables<B: Bitboard>(
             for h in &role_moves.hoppers {
                 let sign = if color == Color::Sente { 1 } else { -1 };
                 let (dx, dy) = (h.dx as i32 * sign, h.dy as i32 * sign);
-                let full = ray_table(dx, dy, 0, &mut rays);
-                let reach = ray_table(dx, dy, h.max, &mut rays);
+                let full = ray_table(dx, dy, 0, true, &mut rays);
+                let reach = ray_table(dx, dy, h.max, true, &mut rays);
                 hoppers[cr].push(HopRay {
                     full,
                     reach,
@@ -114,8 +128,18 @@ pub(super) fn tables<B: Bitboard>(
                     mode: h.mode,
                     next: h.kind == HopKind::Next,
                 });
+                // Room for a screen (a piece or a hole) and a square beyond it.
                 for sq in topology.squares() {
-                    if rays[reach as usize * n + sq.index()].more_than_one() {
+                    let line = rays[reach as usize * n + sq.index()];
+                    if line.is_empty() {
+                        continue;
+                    }
+                    let first = if topology.ascending(dx, dy) {
+                        line.lsb()
+                    } else {
+                        line.msb()
+                    };
+                    if (line & all & !B::from_square(first)).any() {
                         mobile[cr] |= B::from_square(sq);
                     }
                 }
@@ -152,8 +176,13 @@ pub(super) fn tables<B: Bitboard>(
     for color in Color::ALL {
         for (role, role_moves) in moves.iter().enumerate() {
             let cr = color.index() * nroles + role;
-            for sq in topology.squares() {
+            // One entry a cell; a hole's has no moves.
+            for sq in topology.cells() {
                 let mut by_mid: BTreeMap<(u8, Mode), [B; 3]> = BTreeMap::new();
+                if topology.is_hole(sq) {
+                    hop_index.push((hops.len() as u32, hops.len() as u32));
+                    continue;
+                }
                 for l in &role_moves.two_legs {
                     let sign = if color == Color::Sente { 1 } else { -1 };
                     let (dx, dy) = (l.first.dx as i32 * sign, l.first.dy as i32 * sign);
@@ -246,6 +275,9 @@ pub(super) fn tables<B: Bitboard>(
         bare_royal: None,
         declaration: None,
         all,
+        holes: topology
+            .holes()
+            .fold(B::EMPTY, |b, s| b | B::from_square(s)),
         zone: [B::EMPTY; 2],
         files,
         leaps: leap_both

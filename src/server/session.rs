@@ -213,16 +213,21 @@ pub(super) fn roles_json(pos: &AnyPosition) -> Value {
 
 /// Everything the page draws a position from. The board is listed row by
 /// row from sente's far side, each row from sente's left, so the page
-/// lays out any size without knowing the square names' rules.
+/// lays out any size without knowing the square names' rules; a hole of
+/// the board is listed with `"hole": true` and no piece.
 pub(super) fn state_json(id: &str, pos: &AnyPosition, with_roles: bool) -> Value {
     let t = pos.topology();
     let mut board = Vec::with_capacity(t.len());
     for row in 0..t.rows {
         let rank = t.rows - 1 - row;
         for file in 0..t.cols {
-            let Some(sq) = t.square(file as i32, rank as i32) else {
+            let Some(sq) = t.cell(file as i32, rank as i32) else {
                 continue;
             };
+            if t.is_hole(sq) {
+                board.push(json!({"sq": square(pos, sq), "x": file, "y": row, "hole": true}));
+                continue;
+            }
             let piece = pos
                 .piece_at(sq)
                 .map(|p| json!({"role": p.role.index(), "color": color_name(p.color)}));

@@ -26,7 +26,11 @@ pub struct SetupPiece {
 #[derive(Clone, Debug, Eq)]
 pub struct Setup {
     /// The ranks from the top (gote's back rank) down; each square from file `a`.
+    /// A hole (`*`) is `None` here and listed in `holes`.
     pub ranks: Vec<Vec<Option<SetupPiece>>>,
+    /// The holes written (`*`): cells that are not on the board, as (rank
+    /// from the top, file from `a`), 0-based, in reading order.
+    pub holes: Vec<(usize, usize)>,
     /// Pieces in hand: colour, letter (upper case), count.
     pub hands: Vec<(Color, char, u32)>,
     /// Side to move.
@@ -49,6 +53,7 @@ pub const MAX_MOVE_NUMBER: u32 = 1_000_000_000;
 impl PartialEq for Setup {
     fn eq(&self, other: &Setup) -> bool {
         self.ranks == other.ranks
+            && self.holes == other.holes
             && self.turn == other.turn
             && self.move_number == other.move_number
             && self.third_field() == other.third_field()
@@ -59,6 +64,7 @@ impl Default for Setup {
     fn default() -> Self {
         Setup {
             ranks: Vec::new(),
+            holes: Vec::new(),
             hands: Vec::new(),
             turn: Color::Sente,
             move_number: 1,

@@ -30,8 +30,12 @@ fn fields(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-fn parse_board(text: &str, at: usize) -> Result<Vec<Vec<Option<SetupPiece>>>, SetupError> {
+/// The ranks of a board field, with its holes (`*`) as (rank, file).
+type Board = (Vec<Vec<Option<SetupPiece>>>, Vec<(usize, usize)>);
+
+fn parse_board(text: &str, at: usize) -> Result<Board, SetupError> {
     let mut ranks = vec![Vec::new()];
+    let mut holes = Vec::new();
     let mut promoted_at: Option<usize> = None;
     let mut number = String::new();
     let flush = |number: &mut String,
@@ -55,6 +59,7 @@ fn parse_board(text: &str, at: usize) -> Result<Vec<Vec<Option<SetupPiece>>>, Se
     };
     for (i, c) in text.char_indices() {
         let col = at + i;
+        let rank_index = ranks.len() - 1;
         let rank = ranks.last_mut().expect("ranks starts non-empty");
         if c.is_ascii_digit() {
             if promoted_at.is_some() {
@@ -77,6 +82,16 @@ fn parse_board(text: &str, at: usize) -> Result<Vec<Vec<Option<SetupPiece>>>, Se
                 }
                 promoted_at = Some(col);
             }
+            '*' => {
+                if promoted_at.is_some() {
+                    return Err(err(
+                        col,
+                        "'+' must be followed by a piece letter, not a hole '*'",
+                    ));
+                }
+                holes.push((rank_index, rank.len()));
+                rank.push(None);
+            }
             c if c.is_ascii_alphabetic() => {
                 let color = if c.is_ascii_uppercase() {
                     Color::Sente
@@ -93,7 +108,7 @@ fn parse_board(text: &str, at: usize) -> Result<Vec<Vec<Option<SetupPiece>>>, Se
                 return Err(err(
                     col,
                     format!(
-                        "unexpected '{c}' in the board: expected piece letters, digits, '+' or '/'"
+                        "unexpected '{c}' in the board: expected piece letters, digits, '+', '*' (a hole) or '/'"
                     ),
                 ));
             }
@@ -108,7 +123,7 @@ fn parse_board(text: &str, at: usize) -> Result<Vec<Vec<Option<SetupPiece>>>, Se
     }
     let rank = ranks.last_mut().expect("ranks starts non-empty");
     flush(&mut number, rank, end)?;
-    Ok(ranks)
+    Ok((ranks, holes))
 }
 
 /// Hands as Fairy-Stockfish writes them: letters, each one piece (`PPb`), or
@@ -206,7 +221,7 @@ impl Setup {
             }
             None => (board_field, None),
         };
-        setup.ranks = parse_board(board, at)?;
+        (setup.ranks, setup.holes) = parse_board(board, at)?;
         if let Some((hat, h)) = hand {
             // `[-]` is how pyffish writes empty hands.
             setup.hands = parse_hand(h, hat, true)?;
@@ -263,8 +278,10 @@ impl Setup {
         let Some(&(at, board)) = f.first() else {
             return Err(err(0, "the SFEN is empty"));
         };
+        let (ranks, holes) = parse_board(board, at)?;
         let mut setup = Setup {
-            ranks: parse_board(board, at)?,
+            ranks,
+            holes,
             ..Setup::default()
         };
         let Some(&(col, side)) = f.get(1) else {

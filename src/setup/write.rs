@@ -67,14 +67,16 @@ fn board_text(setup: &Setup) -> String {
             s.push('/');
         }
         let mut empty = 0;
-        for p in rank {
+        for (j, p) in rank.iter().enumerate() {
+            let hole = p.is_none() && setup.holes.contains(&(i, j));
+            if (hole || p.is_some()) && empty > 0 {
+                let _ = write!(s, "{empty}");
+                empty = 0;
+            }
             match p {
+                None if hole => s.push('*'),
                 None => empty += 1,
                 Some(p) => {
-                    if empty > 0 {
-                        let _ = write!(s, "{empty}");
-                        empty = 0;
-                    }
                     if p.promoted {
                         s.push('+');
                     }

@@ -178,8 +178,14 @@ fn turned(setup: &Setup) -> Setup {
                 .collect()
         })
         .collect();
+    let (rows, cols) = (setup.ranks.len(), setup.ranks.first().map_or(0, Vec::len));
+    let mut holes: Vec<_> = (setup.holes.iter())
+        .map(|&(r, f)| (rows - 1 - r, cols - 1 - f))
+        .collect();
+    holes.sort_unstable();
     Setup {
         ranks,
+        holes,
         hands: setup
             .hands
             .iter()

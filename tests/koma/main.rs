@@ -8,6 +8,7 @@ mod compiled;
 mod docs;
 mod engine;
 mod fuzz;
+mod holes;
 mod keys;
 mod layers;
 mod moves;

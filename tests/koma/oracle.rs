@@ -216,6 +216,17 @@ fn leaping_cannon_move_lists_agree_with_the_oracle() {
     );
 }
 
+/// A board with holes (`*`: Fairy-Stockfish's walls) against
+/// Fairy-Stockfish, position by position: riders stop before a hole,
+/// leapers jump over it, hoppers use it as a screen, nothing is dropped on
+/// it nor where a hole leaves a piece no move (`tests/holes/holey-shogi.tsv`,
+/// `tests/hoppers/oracle.py positions holey-shogi`). Each position is also
+/// read back from koma's own FEN, holes and all.
+#[test]
+fn holey_board_move_lists_agree_with_the_oracle() {
+    assert_file_agrees("tests/holes/holey-shogi.md", "holes/holey-shogi.tsv");
+}
+
 /// Games whose pieces turn over (`promotion: flip`, `capture`), position by
 /// position against Fairy-Stockfish: each `tests/turnover/NAME.tsv`, written by
 /// `tests/turnover/oracle.py NAME` from a section of

@@ -816,7 +816,7 @@ fn every_legal_move_of_every_variant_reads_back_from_japanese() {
 fn squares_beyond_nine_files_are_numbered_whole() {
     use koma::board::Topology;
     use koma::notation::japanese::{from_numbers, origin, parse_square, square_name};
-    let t = Topology { rows: 12, cols: 12 };
+    let t = Topology::rectangle(12, 12);
     let sq = t.square(0, 1).expect("on the board");
     assert_eq!(square_name(t, sq), "１２十一");
     assert_eq!(origin(t, sq), "(1211)");
@@ -826,10 +826,10 @@ fn squares_beyond_nine_files_are_numbered_whole() {
     );
     // Either dimension past nine is enough for two digits each (the reader
     // could not tell `(109)` apart otherwise).
-    let wide = Topology { rows: 9, cols: 10 };
+    let wide = Topology::rectangle(9, 10);
     let corner = wide.square(0, 0).expect("on the board");
     assert_eq!(origin(wide, corner), "(1009)");
-    let tall = Topology { rows: 10, cols: 9 };
+    let tall = Topology::rectangle(10, 9);
     let corner = tall.square(8, 9).expect("on the board");
     assert_eq!(origin(tall, corner), "(0101)");
     // Kanji digits in a row are one number (一二, twelve, as 十二).
@@ -839,7 +839,7 @@ fn squares_beyond_nine_files_are_numbered_whole() {
     );
     assert!(parse_square(t, "１２十二").is_some());
     // "76" (two ASCII digits, file and rank) only where both are under ten.
-    let shogi = Topology { rows: 9, cols: 9 };
+    let shogi = Topology::rectangle(9, 9);
     assert_eq!(
         parse_square(shogi, "76歩").map(|(s, r)| (s, r.to_string())),
         Some((from_numbers(shogi, 7, 6).expect("7f"), "歩".into()))

@@ -116,6 +116,11 @@ function draw() {
     cell.style.gridRow = y + 2;
     if (y === 0) label(board, c.sq.match(/^\d+/)[0], 1, x + 1);
     if (x === 0) label(board, c.sq.match(/[a-z]+$/)[0], y + 2, game.files + 1);
+    if (c.hole) {
+      cell.classList.add("hole");
+      board.appendChild(cell);
+      continue;
+    }
     if (c.piece) {
       cell.classList.add(c.piece.color, "occupied");
       cell.dataset.piece = roles[c.piece.role].name;

@@ -45,6 +45,13 @@ impl Checker {
             );
             return;
         }
+        if setup.holes.len() as i64 >= rows * cols {
+            self.value(
+                "engine.setup",
+                "engine.setup: every cell is a hole ('*'): the board has no square".to_string(),
+            );
+            return;
+        }
         let letters = declared_letters(engine);
         // The board is the text's first field, up to its hands: each rank is
         // the text between slashes, and its pieces are its letters, in order.
