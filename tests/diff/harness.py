@@ -216,7 +216,8 @@ SHOGIOPS = {"checkshogi"}
 STYLES = ["random", "capture", "aggressive"]
 
 MOVE_RE = re.compile(r"^(?:(\+?[A-Za-z])@|([a-z])(\d+))([a-z])(\d+)([+-]?)$")
-TOKEN_RE = re.compile(r"\d+|\+?[A-Za-z]~?")
+# a run of empty squares, a hole ('*', Fairy-Stockfish's wall), or a piece
+TOKEN_RE = re.compile(r"\d+|\*|\+?[A-Za-z]~?")
 KOMA_TIMEOUT = 60.0
 
 

@@ -17,6 +17,9 @@ the two engines on it:
 
 What is varied (the subset both engines express; FS = Fairy-Stockfish):
   board       3-12 files x 4-10 ranks (FS's largeboards limit is 12 x 10);
+  holes       in about a third of the variants, 1-3 cells between the camps
+              with their 180-degree images are holes (`*` in the setup, FS's
+              walls), where every piece of the start keeps a move;
   pieces      a royal piece (K, or another leaper: FS's `king = k:BETZA`)
               and 2-6 other kinds from the shared Betza subset: leapers W F D
               N A H C Z G K, riders R B Q with ranges (R2, B3, ...), the
@@ -144,17 +147,23 @@ def betza(parts):
     return s
 
 
-def mobility(parts, cols, rows):
+def mobility(parts, cols, rows, holed=frozenset()):
     """(FS's, koma's) sets of squares from which the piece (sente's) can move
-    on an empty board. FS (immobilityIllegal): a quiet move, a hopper read as a
-    rider; koma: any move, a hopper needing two squares on its line."""
+    on an empty board with the holes `holed`. FS (immobilityIllegal): a quiet
+    move, a hopper read as a rider; koma: any move, a hopper needing a square
+    two or more cells on along its line (past any screen, a hole too)."""
+    def square(x, y):
+        return 0 <= x < cols and 0 <= y < rows and (x, y) not in holed
     fs, km = set(), set()
     for f in range(cols):
         for r in range(rows):
+            if (f, r) in holed:
+                continue
             for p in parts:
                 for df, dr in offsets(p):
-                    one = 0 <= f + df < cols and 0 <= r + dr < rows
-                    two = 0 <= f + 2 * df < cols and 0 <= r + 2 * dr < rows
+                    one = square(f + df, r + dr)
+                    two = any(square(f + k * df, r + k * dr)
+                              for k in range(2, max(cols, rows)))
                     if one and p["mode"] != "c":
                         fs.add((f, r))
                     if (two if p["hop"] else one):
@@ -354,6 +363,7 @@ def place(v, rng):
             pc = board[r][f]
             if pc is not None and pc.isupper():
                 board[v.rows - 1 - r][v.cols - 1 - f] = pc.lower()
+    holes(v, board)
     hand = ""
     if v.drops and rng.random() < 0.3:
         hand = "".join(rng.choice(v.pieces)["letter"] for _ in range(rng.randint(1, 2)))
@@ -371,6 +381,39 @@ def place(v, rng):
     v.board = "/".join(rows)
     v.hand = hand
     v.start = f"{v.board}[{hand}] w - - 0 1" if v.drops else f"{v.board} w - - 0 1"
+
+
+def holes(v, board):
+    """Holes ('*': cells that are not on the board, Fairy-Stockfish's walls)
+    in about a third of the variants: one to three cells of the ranks
+    between the camps, each with its 180-degree image, where they leave
+    every piece of the start a move and the two readings of "could never
+    move" (mobility) still agree. Drawn from their own random stream, so
+    that the rest of a seed's variant does not depend on them."""
+    v.holes = set()
+    rng = random.Random(f"randvar-holes:{v.seed}")
+    camp = max(1, (v.rows - 1) // 2)
+    middle = [(f, r) for r in range(camp, v.rows - camp) for f in range(v.cols)]
+    if rng.random() >= 0.35 or not middle:
+        return
+    parts = {p["letter"]: p["parts"] for p in v.pieces}
+    parts.update({"+" + p["letter"]: p["promo"]["parts"] for p in v.pieces if p["promo"]})
+    parts["K"] = v.royal
+    for _ in range(rng.randint(1, 3)):
+        f, r = rng.choice(middle)
+        cells = {(f, r), (v.cols - 1 - f, v.rows - 1 - r)}
+        holed = v.holes | cells
+        if len(holed) >= len(middle):
+            break
+        readings = {pc: mobility(pp, v.cols, v.rows, holed) for pc, pp in parts.items()}
+        if any(fs != km for fs, km in readings.values()):
+            continue
+        placed = [(pf, pr, board[pr][pf]) for pr in range(camp) for pf in range(v.cols)
+                  if board[pr][pf] is not None]
+        if all((pf, pr) in readings[pc][1] for pf, pr, pc in placed):
+            v.holes = holed
+    for f, r in v.holes:
+        board[r][f] = "*"
 
 
 def koma_text(v):
@@ -713,6 +756,7 @@ def main():
             print(describe(v, d, a), flush=True)
         if not a.quiet:
             print(f"rv-{seed}: {v.cols}x{v.rows} {len(v.pieces)} kinds, "
+                  f"{len(v.holes)} holes, "
                   f"{'drops' if v.drops else 'no drops'}, {v.promotion} zone {v.zone}, "
                   f"{'check_wins' if v.check_wins else 'mate' if v.check else 'capture the royal'}; "
                   f"perft nodes {nodes}, positions {positions}, differences {len(diffs)} "
