@@ -102,11 +102,10 @@ struct State<B> {
     /// Sum of the hands' keys (one per piece in hand).
     hand_hash: u64,
     checkers: B,
-    /// Piece code captured by the move that led here (0: none); for a
-    /// two-leg move, the piece captured on `via`.
-    captured: u8,
-    /// Piece code a two-leg move captured on `to` (0: none).
-    captured_last: u8,
+    /// Where the move that led here starts in the capture log
+    /// ([`Position::taken`]): the pieces it took are the log's entries from
+    /// here to its end, or to where the next state starts.
+    taken_from: u32,
     /// The square a counterstrike limit remembers for the side to move
     /// (see [`Position::counterstrike_square`]); its key is in `board_hash`.
     strike: Option<Square>,
@@ -137,6 +136,10 @@ pub struct Position<B: Bitboard> {
     turn: Color,
     start_move_number: u32,
     states: Vec<State<B>>,
+    /// The capture log: every piece the moves of the game took, with its
+    /// square, in the order they were taken. A move may take any
+    /// number; undo puts back what its state's part of the log holds.
+    taken: Vec<(Square, Piece)>,
 }
 
 /// A set of roles, one bit per role: it holds [`MAX_ROLES`] of them.
@@ -144,6 +147,18 @@ type RoleMask = u64;
 const _: () = assert!(MAX_ROLES <= RoleMask::BITS as usize);
 // Piece codes `role * 2 + colour + 1` are bytes.
 const _: () = assert!(MAX_ROLES * 2 <= u8::MAX as usize);
+
+/// The squares a move captures on, in the order it takes them: where it
+/// ends, or for a two-leg move where the first leg ends and then where the
+/// second does (unless it comes back). What stands there is taken.
+#[inline]
+fn capture_squares(mv: Move) -> [Option<Square>; 2] {
+    match mv {
+        Move::Normal { to, .. } => [Some(to), None],
+        Move::MultiLeg { from, via, to, .. } => [Some(via), (to != from).then_some(to)],
+        Move::Drop { .. } => [None, None],
+    }
+}
 
 #[inline]
 fn code(piece: Piece) -> u8 {
@@ -257,17 +272,15 @@ impl<B: Bitboard> Position<B> {
     /// move ordering all read captures here.
     #[inline]
     pub fn captures(&self, mv: Move) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        let squares = match mv {
-            Move::Normal { to, .. } => [Some(to), None],
-            Move::MultiLeg { from, via, to, .. } => [Some(via), (to != from).then_some(to)],
-            Move::Drop { .. } => [None, None],
-        };
         let them = self.turn.opposite();
-        squares.into_iter().flatten().filter_map(move |sq| {
-            self.piece_at(sq)
-                .filter(|p| p.color == them)
-                .map(|p| (sq, p))
-        })
+        capture_squares(mv)
+            .into_iter()
+            .flatten()
+            .filter_map(move |sq| {
+                self.piece_at(sq)
+                    .filter(|p| p.color == them)
+                    .map(|p| (sq, p))
+            })
     }
 
     /// Whether a move of the side to move takes anything ([`Position::captures`]).
@@ -584,55 +597,27 @@ impl<B: Bitboard> Position<B> {
             hash ^= self.rules.z_strike[sq.index()];
         }
         let mut hand_hash = self.state().hand_hash;
-        let mut captured = 0;
-        let mut captured_last = 0;
+        let taken_from = self.taken.len();
         let mut mover = None;
         // A royal taken can leave the opponent with one royal, attacked
         // by pieces that could attack it while it had two.
         let mut royal_taken = false;
         match mv {
-            Move::Normal { from, to, promote } => {
-                let Some(piece) = self.piece_at(from) else {
-                    return;
-                };
-                mover = Some(piece);
-                if let Some(cap) = self.piece_at(to) {
-                    captured = code(cap);
-                    royal_taken = self.rules.role(cap.role).royal;
-                    self.remove(cap, to);
-                    hash ^= self.rules.z_piece(cap, to);
-                    if self.rules.drops {
-                        let base = self.rules.role(cap.role).base;
-                        self.hands[us.index()][base.index()] += 1;
-                        hand_hash = hand_hash.wrapping_add(self.rules.z_hand(us, base));
-                    }
-                }
-                self.remove(piece, from);
-                hash ^= self.rules.z_piece(piece, from);
-                let role = match (promote, self.rules.role(piece.role).other_side) {
-                    (true, Some(p)) => p,
-                    _ => piece.role,
-                };
-                let moved = Piece { color: us, role };
-                self.put(moved, to);
-                hash ^= self.rules.z_piece(moved, to);
-            }
-            Move::MultiLeg {
-                from,
-                via,
-                to,
-                promote,
+            Move::Normal { from, to, promote }
+            | Move::MultiLeg {
+                from, to, promote, ..
             } => {
                 let Some(piece) = self.piece_at(from) else {
                     return;
                 };
                 mover = Some(piece);
-                captured = self.capture(via, &mut hash, &mut hand_hash);
+                for sq in capture_squares(mv).into_iter().flatten() {
+                    if let Some(cap) = self.capture(sq, &mut hash, &mut hand_hash) {
+                        royal_taken |= self.rules.role(cap.role).royal;
+                    }
+                }
                 self.remove(piece, from);
                 hash ^= self.rules.z_piece(piece, from);
-                if to != from {
-                    captured_last = self.capture(to, &mut hash, &mut hand_hash);
-                }
                 let role = match (promote, self.rules.role(piece.role).other_side) {
                     (true, Some(p)) => p,
                     _ => piece.role,
@@ -651,7 +636,7 @@ impl<B: Bitboard> Position<B> {
             }
         }
         let strike = match (self.rules.trade, mover) {
-            (Some(_), Some(piece)) => self.strike_after(mv, piece, captured, captured_last),
+            (Some(_), Some(piece)) => self.strike_after(piece, &self.taken[taken_from..]),
             _ => None,
         };
         if let Some(sq) = strike {
@@ -679,19 +664,16 @@ impl<B: Bitboard> Position<B> {
             board_hash: hash,
             hand_hash,
             checkers,
-            captured,
-            captured_last,
+            taken_from: taken_from as u32,
             strike,
             mv: Some(mv),
         });
     }
 
-    /// Takes the opponent's piece on `sq`, if any, into the mover's hand
-    /// (where the rules have drops); returns its code (0: none).
-    fn capture(&mut self, sq: Square, hash: &mut u64, hand_hash: &mut u64) -> u8 {
-        let Some(cap) = self.piece_at(sq) else {
-            return 0;
-        };
+    /// Takes the piece on `sq`, if any, into the mover's hand (where the
+    /// rules have drops) and writes it in the capture log.
+    fn capture(&mut self, sq: Square, hash: &mut u64, hand_hash: &mut u64) -> Option<Piece> {
+        let cap = self.piece_at(sq)?;
         let us = self.turn;
         self.remove(cap, sq);
         *hash ^= self.rules.z_piece(cap, sq);
@@ -700,17 +682,16 @@ impl<B: Bitboard> Position<B> {
             self.hands[us.index()][base.index()] += 1;
             *hand_hash = hand_hash.wrapping_add(self.rules.z_hand(us, base));
         }
-        code(cap)
+        self.taken.push((sq, cap));
+        Some(cap)
     }
 
     /// Puts back a piece that a move of `us` captured on `sq`.
-    fn uncapture(&mut self, code: u8, sq: Square, us: Color) {
-        if let Some(cap) = decode(code) {
-            self.put(cap, sq);
-            if self.rules.drops {
-                let base = self.rules.role(cap.role).base;
-                self.hands[us.index()][base.index()] -= 1;
-            }
+    fn uncapture(&mut self, cap: Piece, sq: Square, us: Color) {
+        self.put(cap, sq);
+        if self.rules.drops {
+            let base = self.rules.role(cap.role).base;
+            self.hands[us.index()][base.index()] -= 1;
         }
     }
 
@@ -728,8 +709,7 @@ impl<B: Bitboard> Position<B> {
             board_hash: st.board_hash ^ self.rules.z_turn ^ strike_key,
             hand_hash: st.hand_hash,
             checkers,
-            captured: 0,
-            captured_last: 0,
+            taken_from: self.taken.len() as u32,
             strike: None,
             mv: None,
         });
@@ -757,27 +737,9 @@ impl<B: Bitboard> Position<B> {
         let us = self.turn.opposite();
         self.turn = us;
         match mv {
-            Move::Normal { from, to, promote } => {
-                let moved = self.piece_at(to)?;
-                self.remove(moved, to);
-                let role = match (promote, self.rules.role(moved.role).other_side) {
-                    (true, Some(r)) => r,
-                    _ => moved.role,
-                };
-                self.put(Piece { color: us, role }, from);
-                if let Some(cap) = decode(st.captured) {
-                    self.put(cap, to);
-                    if self.rules.drops {
-                        let base = self.rules.role(cap.role).base;
-                        self.hands[us.index()][base.index()] -= 1;
-                    }
-                }
-            }
-            Move::MultiLeg {
-                from,
-                via,
-                to,
-                promote,
+            Move::Normal { from, to, promote }
+            | Move::MultiLeg {
+                from, to, promote, ..
             } => {
                 let moved = self.piece_at(to)?;
                 self.remove(moved, to);
@@ -786,14 +748,16 @@ impl<B: Bitboard> Position<B> {
                     _ => moved.role,
                 };
                 self.put(Piece { color: us, role }, from);
-                if to != from {
-                    self.uncapture(st.captured_last, to, us);
-                }
-                self.uncapture(st.captured, via, us);
             }
             Move::Drop { role, to } => {
                 self.remove(Piece { color: us, role }, to);
                 self.hands[us.index()][self.rules.role(role).base.index()] += 1;
+            }
+        }
+        // The pieces the move took, last taken first.
+        while self.taken.len() > st.taken_from as usize {
+            if let Some((sq, cap)) = self.taken.pop() {
+                self.uncapture(cap, sq, us);
             }
         }
         Some(mv)
@@ -812,7 +776,11 @@ impl<B: Bitboard> Position<B> {
             royal_roles: self.royal_roles,
             turn: self.turn,
             start_move_number: self.start_move_number,
-            states: vec![*self.state()],
+            states: vec![State {
+                taken_from: 0,
+                ..*self.state()
+            }],
+            taken: Vec::new(),
         }
     }
 

@@ -6,7 +6,7 @@
 //! remembered in the position as the square of that capture.
 
 use super::movegen::Sink;
-use super::{Move, Position, decode};
+use super::{Move, Position};
 use crate::board::{Bitboard, Square};
 use crate::rules::{Piece, TradeLimits};
 
@@ -123,31 +123,18 @@ impl<B: Bitboard> Position<B> {
         t.file(a).abs_diff(t.file(b)) <= 1 && t.rank(a).abs_diff(t.rank(b)) <= 1
     }
 
-    /// The square a counterstrike limit remembers after `mv` by a piece of
-    /// role `mover` that captured `captured` (on `via` for a two-leg move,
-    /// else on `to`) and `captured_last` (on `to` of a two-leg move).
-    pub(super) fn strike_after(
-        &self,
-        mv: Move,
-        mover: Piece,
-        captured: u8,
-        captured_last: u8,
-    ) -> Option<Square> {
+    /// The square a counterstrike limit remembers after a move by `mover`
+    /// that took `taken` (its part of the capture log, in the order taken):
+    /// the last square where it took a marked piece.
+    pub(super) fn strike_after(&self, mover: Piece, taken: &[(Square, Piece)]) -> Option<Square> {
         let limits = self.rules.trade.filter(|t| t.counterstrike)?;
         if limits.marks(mover.role) {
             return None;
         }
-        let marked = |code: u8| decode(code).is_some_and(|p| limits.marks(p.role));
-        match mv {
-            Move::Normal { to, .. } => marked(captured).then_some(to),
-            Move::MultiLeg { via, to, .. } => {
-                if marked(captured_last) {
-                    Some(to)
-                } else {
-                    marked(captured).then_some(via)
-                }
-            }
-            Move::Drop { .. } => None,
-        }
+        taken
+            .iter()
+            .rev()
+            .find(|(_, p)| limits.marks(p.role))
+            .map(|&(sq, _)| sq)
     }
 }

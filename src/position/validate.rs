@@ -251,6 +251,7 @@ impl<B: Bitboard> Position<B> {
             turn: setup.turn,
             start_move_number: setup.move_number.clamp(1, MAX_MOVE_NUMBER),
             states: Vec::with_capacity(256),
+            taken: Vec::with_capacity(64),
         };
         if setup.ranks.len() != t.rows as usize {
             problems.push(PositionProblem::RankCount {
@@ -437,8 +438,7 @@ impl<B: Bitboard> Position<B> {
                 board_hash: board_hash ^ strike_key,
                 hand_hash,
                 checkers: B::EMPTY,
-                captured: 0,
-                captured_last: 0,
+                taken_from: 0,
                 strike,
                 mv: None,
             });
