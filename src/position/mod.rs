@@ -672,6 +672,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Takes the piece on `sq`, if any, into the mover's hand (where the
     /// rules have drops) and writes it in the capture log.
+    #[inline]
     fn capture(&mut self, sq: Square, hash: &mut u64, hand_hash: &mut u64) -> Option<Piece> {
         let cap = self.piece_at(sq)?;
         let us = self.turn;
@@ -687,6 +688,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Puts back a piece that a move of `us` captured on `sq`.
+    #[inline]
     fn uncapture(&mut self, cap: Piece, sq: Square, us: Color) {
         self.put(cap, sq);
         if self.rules.drops {
