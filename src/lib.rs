@@ -8,7 +8,10 @@
 //! (positions, move generation, outcomes; [`Game`] and
 //! [`position::AnyPosition`] over the bitboard widths), [`notation`],
 //! [`error`], [`engine`], [`render`], [`record`], [`protocol`], [`play`], [`server`]. A
-//! test (`tests/koma/layers.rs`) holds them to it.
+//! test (`tests/koma/layers.rs`) holds them to it. The layers up to [`error`]
+//! are the crate `koma-core`, [`engine`] is `koma-engine`, the rest is this
+//! crate (`crates/` and the workspace's `Cargo.toml`); this crate re-exports
+//! the others' modules under the same paths.
 //!
 //! ```
 //! let game = koma::Game::load("judkins-shogi").unwrap();
@@ -21,24 +24,19 @@
 
 #![warn(missing_docs)]
 
-pub mod board;
-pub mod dsl;
-pub mod engine;
-pub mod error;
-pub mod notation;
 pub mod play;
-pub mod position;
 pub mod protocol;
 pub mod record;
 pub mod render;
-pub mod rules;
 pub mod server;
-pub mod setup;
-pub mod text;
-pub mod variant;
 
-pub use error::Error;
-pub use position::Game;
+// The lower layers live in their own crates (the workspace's Cargo.toml);
+// they keep their paths here, so `koma::position::Position` is what it was.
+pub use koma_core::{
+    Error, Game, board, dsl, error, notation, position, rules, setup, text, variant, with_position,
+    with_rules,
+};
+pub use koma_engine::engine;
 
 /// The book's pages in `docs/` that hold Rust examples, included here so
 /// that `cargo test --doc` compiles and runs every example. A page with a

@@ -1,6 +1,9 @@
-//! The law of `ARCHITECTURE.md`: each layer of `src/` knows only the layers
-//! below it. Every `crate::NAME` path in a module's source is resolved to
-//! the layer of `NAME` and must not be above the module's own layer.
+//! The law of `ARCHITECTURE.md`: each layer knows only the layers below it,
+//! in every crate of the workspace (`crates/koma-core`, `crates/koma-engine`,
+//! then this one: the lower crates' modules are imported at each crate's
+//! root under their own names). Every `crate::NAME` path in a module's
+//! source is resolved to the layer of `NAME` and must not be above the
+//! module's own layer; each crate holds one run of layers.
 
 use std::path::Path;
 
@@ -65,7 +68,10 @@ fn crate_paths(text: &str) -> Vec<(usize, String)> {
 }
 
 fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("src/ is readable").flatten() {
+    for entry in std::fs::read_dir(dir)
+        .expect("a source folder is readable")
+        .flatten()
+    {
         let path = entry.path();
         if path.is_dir() {
             files(&path, out);
@@ -75,44 +81,58 @@ fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// The workspace's crates (source folder, relative to the repository) and
+/// the layers each one holds: the lowest and the highest, by name.
+const CRATES: &[(&str, &str, &str)] = &[
+    ("crates/koma-core/src", "text", "error"),
+    ("crates/koma-engine/src", "engine", "engine"),
+    ("src", "render", "server"),
+];
+
 #[test]
 fn no_module_imports_from_a_layer_above_it() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = Vec::new();
-    files(&src, &mut all);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut wrong = Vec::new();
     let mut checked = 0;
-    for path in all {
-        let rel = path.strip_prefix(&src).expect("under src");
-        let top = rel
-            .components()
-            .next()
-            .and_then(|c| c.as_os_str().to_str())
-            .map(|s| s.trim_end_matches(".rs").to_string())
-            .unwrap_or_default();
-        // The crate root, the binary's entry point and its CLI sit on top.
-        if ["lib", "main", "build", "cli"].contains(&top.as_str()) {
-            continue;
-        }
-        let own = layer_of(&top).unwrap_or_else(|| {
-            panic!(
-                "src/{} is in no layer: add '{top}' to LAYERS",
-                rel.display()
-            )
-        });
-        let text = std::fs::read_to_string(&path).expect("readable source");
-        for (line, name) in crate_paths(&text) {
-            checked += 1;
-            match layer_of(&name) {
-                None => wrong.push(format!(
-                    "src/{}:{line}: crate::{name} is in no layer",
-                    rel.display()
-                )),
-                Some(l) if l > own => wrong.push(format!(
-                    "src/{}:{line}: {top} uses crate::{name}, a layer above it",
-                    rel.display()
-                )),
-                Some(_) => {}
+    for (dir, lowest, highest) in CRATES {
+        let src = root.join(dir);
+        let range = layer_of(lowest).expect("a layer")..=layer_of(highest).expect("a layer");
+        let mut all = Vec::new();
+        files(&src, &mut all);
+        assert!(
+            !all.is_empty(),
+            "{dir} holds no Rust files: is CRATES out of date?"
+        );
+        for path in all {
+            let rel = path.strip_prefix(&src).expect("under the crate's src");
+            let shown = format!("{dir}/{}", rel.display());
+            let top = rel
+                .components()
+                .next()
+                .and_then(|c| c.as_os_str().to_str())
+                .map(|s| s.trim_end_matches(".rs").to_string())
+                .unwrap_or_default();
+            // The crate roots, the binary's entry point and its CLI sit on top.
+            if ["lib", "main", "cli"].contains(&top.as_str()) {
+                continue;
+            }
+            let own = layer_of(&top)
+                .unwrap_or_else(|| panic!("{shown} is in no layer: add '{top}' to LAYERS"));
+            if !range.contains(&own) {
+                wrong.push(format!(
+                    "{shown}: layer '{top}' belongs in another crate than {dir} (CRATES)"
+                ));
+            }
+            let text = std::fs::read_to_string(&path).expect("readable source");
+            for (line, name) in crate_paths(&text) {
+                checked += 1;
+                match layer_of(&name) {
+                    None => wrong.push(format!("{shown}:{line}: crate::{name} is in no layer")),
+                    Some(l) if l > own => wrong.push(format!(
+                        "{shown}:{line}: {top} uses crate::{name}, a layer above it"
+                    )),
+                    Some(_) => {}
+                }
             }
         }
     }
@@ -124,6 +144,26 @@ fn no_module_imports_from_a_layer_above_it() {
         wrong.is_empty(),
         "imports against the layers:\n{}",
         wrong.join("\n")
+    );
+}
+
+/// Every layer is in exactly one crate, in the order of the layers.
+#[test]
+fn the_crates_hold_the_layers_in_order() {
+    let mut next = 0;
+    for (dir, lowest, highest) in CRATES {
+        let (lo, hi) = (
+            layer_of(lowest).expect("a layer"),
+            layer_of(highest).expect("a layer"),
+        );
+        assert_eq!(lo, next, "{dir} should start at layer {next}");
+        assert!(hi >= lo, "{dir}: its layers are in the wrong order");
+        next = hi + 1;
+    }
+    assert_eq!(
+        next,
+        LAYERS.len(),
+        "the last crate should end at the top layer"
     );
 }
 

@@ -80,14 +80,25 @@ fn checked<B: Bitboard>(
 }
 
 /// Runs a block with `$rules` bound to the game's `&Arc<Rules<B>>`, whatever its width.
+// Two definitions, as `with_position!` has: a macro's `cfg` is read where it is used.
+#[cfg(not(feature = "one-width"))]
 #[macro_export]
 macro_rules! with_rules {
     ($game:expr, $rules:ident => $body:expr) => {
         match $game {
-            #[cfg(not(feature = "one-width"))]
             $crate::Game::Narrow($rules) => $body,
-            #[cfg(not(feature = "one-width"))]
             $crate::Game::Wide($rules) => $body,
+            $crate::Game::Large($rules) => $body,
+        }
+    };
+}
+
+/// Runs a block with `$rules` bound to the game's `&Arc<Rules<B>>`, whatever its width.
+#[cfg(feature = "one-width")]
+#[macro_export]
+macro_rules! with_rules {
+    ($game:expr, $rules:ident => $body:expr) => {
+        match $game {
             $crate::Game::Large($rules) => $body,
         }
     };

@@ -26,14 +26,27 @@ pub enum AnyPosition {
 
 /// Runs a block with `$pos` bound to the concrete `Position<B>` inside an
 /// [`AnyPosition`] (by reference or mutable reference, as the expression is).
+// Two definitions, not a `cfg` inside one: a macro's `cfg` is read in the
+// crate that uses it, and the crates above this one have no `one-width`.
+#[cfg(not(feature = "one-width"))]
 #[macro_export]
 macro_rules! with_position {
     ($any:expr, $pos:ident => $body:expr) => {
         match $any {
-            #[cfg(not(feature = "one-width"))]
             $crate::position::AnyPosition::Narrow($pos) => $body,
-            #[cfg(not(feature = "one-width"))]
             $crate::position::AnyPosition::Wide($pos) => $body,
+            $crate::position::AnyPosition::Large($pos) => $body,
+        }
+    };
+}
+
+/// Runs a block with `$pos` bound to the concrete `Position<B>` inside an
+/// [`AnyPosition`] (by reference or mutable reference, as the expression is).
+#[cfg(feature = "one-width")]
+#[macro_export]
+macro_rules! with_position {
+    ($any:expr, $pos:ident => $body:expr) => {
+        match $any {
             $crate::position::AnyPosition::Large($pos) => $body,
         }
     };

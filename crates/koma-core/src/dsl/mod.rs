@@ -49,7 +49,7 @@ mod parser {
     use pest_derive::Parser;
 
     #[derive(Parser)]
-    #[grammar = "../grammar/betza.pest"]
+    #[grammar = "../../../grammar/betza.pest"]
     pub struct BetzaParser;
 }
 use parser::{BetzaParser, Rule};

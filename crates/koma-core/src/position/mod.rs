@@ -304,7 +304,7 @@ impl<B: Bitboard> Position<B> {
 
     /// The square of a colour's only royal, if it has exactly one.
     #[inline]
-    pub(crate) fn royal_square(&self, color: Color) -> Option<Square> {
+    pub fn royal_square(&self, color: Color) -> Option<Square> {
         let r = self.royals(color);
         if r.any() && !r.more_than_one() {
             Some(r.lsb())

@@ -141,14 +141,14 @@ fn the_readme_the_serde_types_and_the_validator_know_the_same_keys() {
     let lists = [
         (
             "variants/README.md's reference tables",
-            documented(include_str!("../../../variants/README.md")),
+            documented(include_str!("../../../../../variants/README.md")),
         ),
         (
-            "the serde types (src/variant/schema.rs)",
+            "the serde types (crates/koma-core/src/variant/schema.rs)",
             paths(&serde_sections()),
         ),
         (
-            "the validator's key lists (src/variant/validate/keys.rs)",
+            "the validator's key lists (crates/koma-core/src/variant/validate/keys.rs)",
             paths(SECTIONS),
         ),
     ];

@@ -1,4 +1,4 @@
-//! Embeds every variant file of `variants/` in the binary: adding a game is
+//! Embeds every variant file of the repository's `variants/` in the binary: adding a game is
 //! adding a file there, with no code to change.
 
 use std::env;
@@ -7,7 +7,7 @@ use std::path::Path;
 
 fn main() {
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
-        .join("variants");
+        .join("../../variants");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = fs::read_dir(&dir)
         .expect("the variants/ folder exists")

@@ -223,7 +223,7 @@ impl<B: Bitboard> Position<B> {
     /// Whether the game ended with the last move: it gave check where
     /// giving check wins, the side to move lost its last royal piece, the
     /// opponent's piece reached its last rank safely, or a royal was bared.
-    pub(crate) fn terminal(&self) -> Option<Outcome> {
+    pub fn terminal(&self) -> Option<Outcome> {
         if self.checked_out() {
             return Some(Outcome::Win {
                 winner: self.turn.opposite(),

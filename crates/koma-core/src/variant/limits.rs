@@ -29,7 +29,7 @@ mod tests {
 
     #[test]
     fn the_readme_quotes_each_limit() {
-        let readme = include_str!("../../variants/README.md");
+        let readme = include_str!("../../../../variants/README.md");
         for quote in [
             format!("number of ranks (1–{MAX_RANKS})"),
             format!("number of files (1–{MAX_FILES}); rows × cols ≤ {MAX_SQUARES}"),

@@ -1,0 +1,17 @@
+//! koma's engine: search, move ordering, evaluation, transposition table,
+//! mate search and tuning, over the positions of `koma-core`.
+//!
+//! Its one module keeps the path it has in the `koma` crate
+//! (`koma::engine`); the core's modules are imported at this crate's root
+//! under their own names, so the engine's `crate::position` paths read as in
+//! the `koma` crate and `tests/koma/layers.rs` checks them the same way.
+
+#![warn(missing_docs)]
+
+pub mod engine;
+
+#[allow(unused_imports)]
+pub(crate) use koma_core::{
+    Error, Game, board, dsl, error, notation, position, rules, setup, text, variant, with_position,
+    with_rules,
+};
