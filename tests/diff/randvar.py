@@ -150,8 +150,12 @@ def betza(parts):
 def mobility(parts, cols, rows, holed=frozenset()):
     """(FS's, koma's) sets of squares from which the piece (sente's) can move
     on an empty board with the holes `holed`. FS (immobilityIllegal): a quiet
-    move, a hopper read as a rider; koma: any move, a hopper needing a square
-    two or more cells on along its line (past any screen, a hole too)."""
+    move, a hopper read as a rider, and a rider's line read through holes
+    (FS asks its attack table on an empty board, where a hole is no blocker,
+    then leaves out the holes: a lance below a hole may be dropped; koma
+    says it could never move); koma: any move, a rider stopped by a hole, a
+    hopper needing a square two or more cells on along its line (past any
+    screen, a hole too)."""
     def square(x, y):
         return 0 <= x < cols and 0 <= y < rows and (x, y) not in holed
     fs, km = set(), set()
@@ -160,11 +164,14 @@ def mobility(parts, cols, rows, holed=frozenset()):
             if (f, r) in holed:
                 continue
             for p in parts:
+                rider = (p["atom"] in RIDERS or p["ride"]) and p["hop"] != "g"
+                reach = p["range"] or max(cols, rows) if rider else 1
                 for df, dr in offsets(p):
                     one = square(f + df, r + dr)
                     two = any(square(f + k * df, r + k * dr)
                               for k in range(2, max(cols, rows)))
-                    if one and p["mode"] != "c":
+                    ray = any(square(f + k * df, r + k * dr) for k in range(1, reach + 1))
+                    if ray and p["mode"] != "c":
                         fs.add((f, r))
                     if (two if p["hop"] else one):
                         km.add((f, r))
@@ -677,6 +684,10 @@ def tally(a):
             if on:
                 add(key)
         add(f"{len(v.pieces)} kinds")
+        place(v, random.Random(f"randvar-tally:{seed}"))
+        if v.holes:
+            # of a start drawn here; the run may redraw one that is in check
+            add(f"holes: {len(v.holes)} (a start drawn)")
     print(f"{len(seeds)} variants (seeds {seeds[0]}-{seeds[-1]}):")
     for k in sorted(t):
         print(f"  {k:<22}{t[k]:>5}")
