@@ -25,7 +25,6 @@ score with a 95% interval, and the Elo difference those mean.
 """
 
 import argparse
-import math
 import os
 import random
 import shlex
@@ -35,6 +34,8 @@ import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from score import elo, interval  # noqa: E402  (this folder's score.py)
 
 
 class Usi:
@@ -161,14 +162,7 @@ def summary(w, d, l):
     n = w + d + l
     if n == 0:
         return "no games"
-    score = (w + d / 2) / n
-    var = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score**2) / n
-    half = 1.96 * math.sqrt(var / n)
-
-    def elo(s):
-        s = min(max(s, 1e-6), 1 - 1e-6)
-        return -400 * math.log10(1 / s - 1)
-
+    score, half = interval(w, d, l)
     return (
         f"A +{w} ={d} -{l} of {n}: {100 * score:.1f}% ± {100 * half:.1f} "
         f"(Elo {elo(score):+.0f}, 95% {elo(score - half):+.0f} .. {elo(score + half):+.0f})"

@@ -126,7 +126,6 @@ Exit status: 1 if koma made any illegal move (or failed to answer), else 0.
 import argparse
 import os
 import queue
-import math
 import random
 import shlex
 import shutil
@@ -139,6 +138,8 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 # the repository's oracle wrapper (tests/oracle/fsoracle.py), found from this file
 ORACLE_DIR = os.path.join(REPO, "tests", "oracle")
 sys.path.insert(0, ORACLE_DIR)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from score import elo, interval  # noqa: E402  (this folder's score.py)
 try:
     import pyffish as sf
     import fsoracle
@@ -604,13 +605,7 @@ def main():
     print(f"koma: {wins} wins, {draws} draws, {losses} losses, {illegal} illegal moves")
     n = wins + draws + losses
     if n:
-        score = (wins + draws / 2) / n
-        # Spread of the per-game scores (1, 1/2, 0) around their mean.
-        var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
-        half = 1.96 * math.sqrt(var / n)
-        def elo(p):
-            p = min(max(p, 1e-3), 1 - 1e-3)
-            return -400 * math.log10(1 / p - 1)
+        score, half = interval(wins, draws, losses)
         print(f"# score {100 * score:.1f}% over {n} games (95% interval {100 * max(0, score - half):.1f}% .. "
               f"{100 * min(1, score + half):.1f}%), Elo difference {elo(score):+.0f} "
               f"({elo(score - half):+.0f} .. {elo(score + half):+.0f})")
