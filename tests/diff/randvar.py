@@ -670,7 +670,7 @@ def tally(a):
     def add(k):
         t[k] = t.get(k, 0) + 1
     for seed in seeds:
-        v, _ = generate(seed, not a.no_filter)
+        v, rng = generate(seed, not a.no_filter)
         add(f"promotion {v.promotion}")
         add("drops" if v.drops else "no drops")
         add("check_wins" if v.check_wins else "checkmate" if v.check else "capture the royal")
@@ -684,10 +684,10 @@ def tally(a):
             if on:
                 add(key)
         add(f"{len(v.pieces)} kinds")
-        place(v, random.Random(f"randvar-tally:{seed}"))
+        # the run's first start (it draws another where that one is in check)
+        place(v, rng)
         if v.holes:
-            # of a start drawn here; the run may redraw one that is in check
-            add(f"holes: {len(v.holes)} (a start drawn)")
+            add(f"holes: {len(v.holes)} (first start)")
     print(f"{len(seeds)} variants (seeds {seeds[0]}-{seeds[-1]}):")
     for k in sorted(t):
         print(f"  {k:<22}{t[k]:>5}")
