@@ -10,8 +10,7 @@
 
 pub mod engine;
 
-#[allow(unused_imports)]
-pub(crate) use koma_core::{
-    Error, Game, board, dsl, error, notation, position, rules, setup, text, variant, with_position,
-    with_rules,
-};
+pub(crate) use koma_core::{board, position, rules, variant, with_position};
+// What only the unit tests name.
+#[cfg(test)]
+pub(crate) use koma_core::{Game, setup, with_rules};
