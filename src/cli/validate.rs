@@ -103,13 +103,13 @@ fn summary<B: koma::board::Bitboard>(rules: &koma::rules::Rules<B>) -> String {
         .roles
         .iter()
         .filter(|r| !r.promoted)
-        .map(|r| r.letter.to_string())
+        .map(|r| r.id.to_string())
         .collect();
     let promoted: Vec<String> = rules
         .roles
         .iter()
         .filter(|r| r.promoted)
-        .map(|r| format!("+{}", r.letter))
+        .map(|r| format!("+{}", r.id))
         .collect();
     let zone = rules.zone[0].count() / t.cols as u32;
     let ranks = if zone == 1 {

@@ -16,7 +16,7 @@ use super::{
     Draft, DraftMove, DraftStart, Format, GameRecord, MoveText, RecordError, csa_ready, csa_result,
     csa_role, csa_special,
 };
-use crate::board::Color;
+use crate::board::{Color, PieceId};
 use crate::notation::japanese::{from_numbers, numbers};
 use crate::position::{AnyPosition, Game, Move};
 use crate::rules::Role;
@@ -137,13 +137,13 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
         let info = pos.role(role);
         Ok(SetupPiece {
             color,
-            letter: info.letter,
+            id: info.id,
             promoted: info.promoted,
         })
     };
     let mut board: Vec<Vec<Option<SetupPiece>>> =
         vec![vec![None; t.cols as usize]; t.rows as usize];
-    let mut hands: Vec<(Color, char, u32)> = Vec::new();
+    let mut hands: Vec<(Color, PieceId, u32)> = Vec::new();
     let mut turn = Color::Sente;
     let put = |board: &mut Vec<Vec<Option<SetupPiece>>>, f: u32, r: u32, p: Option<SetupPiece>| {
         if let Some(sq) = from_numbers(t, f, r) {
@@ -196,10 +196,10 @@ pub fn read_position(lines: &[(usize, String)], game: &Game) -> Result<Setup, Re
                 if (f, r) == (0, 0) {
                     match hands
                         .iter_mut()
-                        .find(|(hc, l, _)| *hc == p.color && *l == p.letter)
+                        .find(|(hc, l, _)| *hc == p.color && *l == p.id)
                     {
                         Some(h) => h.2 += 1,
-                        None => hands.push((p.color, p.letter, 1)),
+                        None => hands.push((p.color, p.id, 1)),
                     }
                 } else if !put(&mut board, f, r, Some(p)) {
                     return Err(RecordError::at(line, format!("'{c}': not a square")));

@@ -214,7 +214,7 @@ pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
             let sq = from_numbers(t, x as u32 + 1, y as u32 + 1).ok_or("a square off the board")?;
             ranks[(t.rows - 1 - t.rank(sq)) as usize][t.file(sq) as usize] = Some(SetupPiece {
                 color,
-                letter: info.letter,
+                id: info.id,
                 promoted: info.promoted,
             });
         }
@@ -230,7 +230,7 @@ pub fn read_initial(data: &Value, game: &Game) -> Result<Setup, String> {
                 }
                 let role = csa_role(&pos, code)
                     .ok_or_else(|| format!("'{code}' is no piece's CSA code"))?;
-                hands.push((color, pos.role(role).letter, n));
+                hands.push((color, pos.role(role).id, n));
             }
         }
     }

@@ -445,7 +445,7 @@ pub fn read_bod(lines: &[(usize, String)], game: &Game) -> Result<Setup, RecordE
                 let info = &roles[role.index()];
                 rank.push(Some(SetupPiece {
                     color,
-                    letter: info.letter,
+                    id: info.id,
                     promoted: info.promoted,
                 }));
                 rest = more;
@@ -495,7 +495,7 @@ pub fn read_bod(lines: &[(usize, String)], game: &Game) -> Result<Setup, RecordE
                     RecordError::at(*line, format!("'{item}': the count is not a number"))
                 })?;
                 let info = &roles[role.index()];
-                setup.hands.push((color, info.letter, n));
+                setup.hands.push((color, info.id, n));
             }
         }
     }

@@ -294,7 +294,7 @@ fn san(pos: &AnyPosition, text: &str) -> Option<Move> {
         }
         let info = pos.role(role);
         if let Some(l) = letter
-            && (info.letter != l || info.promoted != promoted)
+            && (info.id.letter() != Some(l) || info.promoted != promoted)
         {
             return false;
         }

@@ -141,7 +141,7 @@ fn numeral(n: u8) -> String {
 fn label<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> (String, bool) {
     let info = rules.role(role);
     let latin = (
-        format!("{}{}", if info.promoted { "+" } else { "" }, info.letter),
+        format!("{}{}", if info.promoted { "+" } else { "" }, info.id),
         false,
     );
     match (&info.kanji, labels) {
@@ -203,7 +203,13 @@ fn piece(
             );
         }
     } else {
-        let size = if kanji { 0.52 * c } else { 0.40 * c };
+        // Latin labels up to three characters (`+BI`) at one size, longer
+        // ones (`+CSW`) smaller to stay on the piece.
+        let size = if kanji {
+            0.52 * c
+        } else {
+            0.40 * c * (3.0 / chars.len().max(3) as f64)
+        };
         text(out, name, (cx, cy + 0.20 * c), size, true, fill, true);
     }
     out.push_str("</g>");

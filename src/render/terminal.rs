@@ -32,8 +32,11 @@ fn board_text_of<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
             if n > 0 {
                 let info = rules.role(role);
                 let name = match (&info.kanji, style.kanji) {
-                    (Some(k), true) => k.chars().next().unwrap_or(info.letter).to_string(),
-                    _ => info.letter.to_string(),
+                    (Some(k), true) => match k.chars().next() {
+                        Some(c) => c.to_string(),
+                        None => info.id.to_string(),
+                    },
+                    _ => info.id.to_string(),
                 };
                 h.push(if n > 1 { format!("{name}{n}") } else { name });
             }
@@ -45,12 +48,24 @@ fn board_text_of<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
         }
     };
     let _ = writeln!(s, "gote's hand:  {}", hand(Color::Gote));
+    // A cell holds the side's mark, a `+` and the longest ID (three
+    // characters for one-letter IDs).
+    let cell = rules
+        .roles
+        .iter()
+        .map(|r| 1 + usize::from(r.promoted) + r.id.len())
+        .max()
+        .unwrap_or(0)
+        .max(3);
     let mut header = String::from("  ");
     for file in 0..t.cols {
-        let _ = write!(header, "{:>4}", t.cols - file);
+        let _ = write!(header, "{:>w$}", t.cols - file, w = cell + 1);
     }
     let _ = writeln!(s, "{header}");
-    let line = format!("   +{}", "---+".repeat(t.cols as usize));
+    let line = format!(
+        "   +{}",
+        format!("{}+", "-".repeat(cell)).repeat(t.cols as usize)
+    );
     let _ = writeln!(s, "{line}");
     for row in 0..t.rows {
         let rank = t.rows - 1 - row;
@@ -58,18 +73,21 @@ fn board_text_of<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
         for file in 0..t.cols {
             let sq = Square::new(rank * t.cols + file);
             let cell = match pos.piece_at(sq) {
-                None if t.is_hole(sq) => "###".to_string(),
-                None => "   ".to_string(),
+                None if t.is_hole(sq) => "#".repeat(cell),
+                None => " ".repeat(cell),
                 Some(p) => {
                     let info = rules.role(p.role);
                     let mark = if p.color == Color::Gote { 'v' } else { ' ' };
                     let body = match (&info.kanji, style.kanji) {
-                        (Some(k), true) => k.chars().next().unwrap_or(info.letter).to_string(),
-                        _ => format!("{}{}", if info.promoted { "+" } else { "" }, info.letter),
+                        (Some(k), true) => match k.chars().next() {
+                            Some(c) => c.to_string(),
+                            None => info.id.to_string(),
+                        },
+                        _ => format!("{}{}", if info.promoted { "+" } else { "" }, info.id),
                     };
                     let text = format!("{mark}{body}");
                     let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
-                    let padded = format!("{text}{}", " ".repeat(3usize.saturating_sub(width)));
+                    let padded = format!("{text}{}", " ".repeat(cell.saturating_sub(width)));
                     match (style.color, p.color, info.promoted) {
                         (false, _, _) => padded,
                         (true, Color::Gote, promoted) => format!(

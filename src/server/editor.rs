@@ -21,7 +21,7 @@ pub(super) fn validate(body: &Value) -> Result<Reply, Failure> {
             let roles: Vec<Value> = pos
                 .roles()
                 .iter()
-                .map(|r| json!({"name": r.name, "letter": r.letter.to_string(), "promoted": r.promoted, "betza": r.betza}))
+                .map(|r| json!({"name": r.name, "letter": r.id.to_string(), "promoted": r.promoted, "betza": r.betza}))
                 .collect();
             json!({"ok": true, "slug": v.slug, "title": v.title, "files": t.cols, "ranks": t.rows,
                    "roles": roles, "diagnostics": []})

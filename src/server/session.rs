@@ -200,7 +200,7 @@ pub(super) fn roles_json(pos: &AnyPosition) -> Value {
             json!({
                 "index": i,
                 "name": r.name,
-                "letter": r.letter.to_string(),
+                "letter": r.id.to_string(),
                 "promoted": r.promoted,
                 "kanji": r.kanji,
                 "betza": r.betza,

@@ -168,7 +168,7 @@ fn position_problems_are_typed() {
         matches!(
             e.problems[..],
             [
-                UnknownInHand { letter: 'X' },
+                UnknownInHand { .. },
                 FileLimit {
                     max: 1,
                     file: 6,
@@ -176,6 +176,11 @@ fn position_problems_are_typed() {
                 }
             ]
         ),
+        "{:?}",
+        e.problems
+    );
+    assert!(
+        matches!(e.problems[0], UnknownInHand { id } if id.as_str() == "X"),
         "{:?}",
         e.problems
     );

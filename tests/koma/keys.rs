@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use koma::board::Color;
 use koma::position::Position;
 use koma::setup::Setup;
 use koma::with_rules;
@@ -25,7 +26,7 @@ fn collisions(slug: &str) -> (usize, Vec<String>) {
             .map(|r| rules.role(r))
             .find(|i| i.royal && !i.promoted)
             .expect("a royal piece")
-            .letter;
+            .id;
         // The board, top rank first: cells[rank][file] holds a FEN piece.
         let fen = |cells: &[Vec<String>], hand: &str| {
             let ranks: Vec<String> = cells
@@ -53,14 +54,14 @@ fn collisions(slug: &str) -> (usize, Vec<String>) {
             format!("{}[{hand}] w - - 0 1", ranks.join("/"))
         };
         let mut base = vec![vec![String::new(); cols]; rows];
-        base[rows - 1][0] = king.to_string();
-        base[0][cols - 1] = king.to_ascii_lowercase().to_string();
+        base[rows - 1][0] = king.written(Color::Sente);
+        base[0][cols - 1] = king.written(Color::Gote);
         let mut fens = vec![fen(&base, "")];
         for role in rules.all_roles() {
             let info = rules.role(role);
             for upper in [true, false] {
-                let letter = if upper { info.letter } else { info.letter.to_ascii_lowercase() };
-                let piece = if info.promoted { format!("+{letter}") } else { letter.to_string() };
+                let letter = info.id.written(if upper { Color::Sente } else { Color::Gote });
+                let piece = if info.promoted { format!("+{letter}") } else { letter.clone() };
                 for rank in 0..rows {
                     for file in 0..cols {
                         if base[rank][file].is_empty() {

@@ -68,7 +68,7 @@ fn a_role_without_a_kif_name_of_its_own_is_written_with_its_letter() {
     // The dragon and the pawn given the same one name: neither keeps it.
     roles[dragon.index()].kif = vec!["歩".into()];
     roles[pawn.index()].kif = vec!["歩".into()];
-    let letter = |r: Role| roles[r.index()].letter;
+    let letter = |r: Role| roles[r.index()].id;
     assert_eq!(role_name(&roles, dragon), format!("+{}", letter(dragon)));
     assert_eq!(role_name(&roles, pawn), letter(pawn).to_string());
     // What is written reads back.

@@ -1,8 +1,10 @@
-//! Squares, the board's shape and bitboards.
+//! Squares, the board's shape, bitboards and piece IDs.
 
 mod bitboard;
+mod id;
 
 pub use bitboard::{Bitboard, Bitboard256, Squares};
+pub use id::{MAX_ID_LETTERS, PieceId, read_written_id};
 
 /// The most squares a board may have: the widest bitboard, [`Bitboard256`]
 /// (a [`Square`] is a byte, so 256 is also the most squares can be numbered).

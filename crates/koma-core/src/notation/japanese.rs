@@ -115,8 +115,8 @@ pub fn role_name(roles: &[RoleInfo], role: Role) -> String {
     };
     match info.kif.iter().find(|n| !shared(n)) {
         Some(n) => n.clone(),
-        None if info.promoted => format!("+{}", info.letter),
-        None => info.letter.to_string(),
+        None if info.promoted => format!("+{}", info.id),
+        None => info.id.to_string(),
     }
 }
 

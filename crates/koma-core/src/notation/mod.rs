@@ -11,7 +11,7 @@
 
 use thiserror::Error;
 
-use crate::board::{Bitboard, Square, Topology};
+use crate::board::{Bitboard, PieceId, Square, Topology};
 mod any;
 pub mod japanese;
 
@@ -70,7 +70,7 @@ pub fn format_move<B: Bitboard>(pos: &Position<B>, mv: Move, notation: Notation)
             let sep = if notation == Notation::Usi { '*' } else { '@' };
             let info = rules.role(role);
             let plus = if info.promoted { "+" } else { "" };
-            format!("{plus}{}{sep}{}", info.letter, sq(to))
+            format!("{plus}{}{sep}{}", info.id.in_drop(), sq(to))
         }
     }
 }
@@ -98,10 +98,10 @@ pub enum ParsedMove {
         /// Whether `+` was written.
         promote: bool,
     },
-    /// Letter (upper case) and square.
+    /// Piece ID and square.
     Drop {
-        /// The piece letter.
-        letter: char,
+        /// The piece's ID.
+        id: PieceId,
         /// Whether it is dropped promoted side up (`+P*5e`).
         promoted: bool,
         /// Where.
@@ -256,26 +256,25 @@ pub fn parse_move(t: Topology, text: &str) -> Result<ParsedMove, MoveError> {
             Some(p) => (true, p),
             None => (false, piece),
         };
-        let mut letters = piece.chars();
-        let letter = match (letters.next(), letters.next()) {
-            (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
-            _ => {
-                return Err(unreadable(
-                    text,
-                    "a drop starts with one piece letter, as in P*5e or P@c3",
-                ));
-            }
+        // An ID of more letters may be written bare (`FD*5e`) or as a
+        // setup writes it (`(FD)*5e`).
+        let bare = piece
+            .strip_prefix('(')
+            .and_then(|p| p.strip_suffix(')'))
+            .filter(|p| p.len() > 1)
+            .unwrap_or(piece);
+        let Some(id) = PieceId::new(bare) else {
+            return Err(unreadable(
+                text,
+                "a drop starts with a piece ID (one to four letters), as in P*5e, FD*5e or P@c3",
+            ));
         };
         return match parse_square(t, square, usi) {
             Some((to, "")) if t.is_hole(to) => Err(unreadable(
                 text,
                 format!("'{square}' is a hole of this board, not a square"),
             )),
-            Some((to, "")) => Ok(ParsedMove::Drop {
-                letter,
-                promoted,
-                to,
-            }),
+            Some((to, "")) => Ok(ParsedMove::Drop { id, promoted, to }),
             _ => Err(unreadable(
                 text,
                 format!(
@@ -389,24 +388,26 @@ impl<B: Bitboard> Position<B> {
                 }
                 None => return Err(illegal(text, self.explain_route(from, via, to))),
             },
-            ParsedMove::Drop {
-                letter,
-                promoted,
-                to,
-            } => match rules.role_by_letter(letter, promoted) {
+            ParsedMove::Drop { id, promoted, to } => match rules.role_by_id(id, promoted) {
                 Some(role) => Move::Drop { role, to },
                 None => {
                     let plus = if promoted { "+" } else { "" };
                     return Err(illegal(
                         text,
-                        format!("'{plus}{letter}' is not a piece of this variant"),
+                        format!("'{plus}{id}' is not a piece of this variant"),
                     ));
                 }
             },
         };
         // Three squares name a route; the move it makes is the one meant
         // (through an empty square to another square: the plain move).
-        if matches!(parsed, ParsedMove::MultiLeg { .. }) && legal.contains(&found) {
+        // A drop has no sign: however its piece was written (`(FD)*5e`),
+        // the legal drop it names is meant.
+        if matches!(
+            parsed,
+            ParsedMove::MultiLeg { .. } | ParsedMove::Drop { .. }
+        ) && legal.contains(&found)
+        {
             return Ok(found);
         }
         if let Move::MultiLeg {

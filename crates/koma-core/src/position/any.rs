@@ -3,7 +3,7 @@
 //! the CLI) names no width.
 
 use super::{Game, IllegalMove, Move, Outcome, Piece, Position, PositionError};
-use crate::board::{Bitboard256, Color, Square, Topology};
+use crate::board::{Bitboard256, Color, PieceId, Square, Topology};
 use crate::rules::{Role, RoleInfo};
 use crate::setup::Setup;
 
@@ -210,7 +210,7 @@ impl AnyPosition {
         with_position!(self, p => p.perft(depth))
     }
 
-    /// The role a name or a letter (`+` before a promoted one) stands for.
+    /// The role a name or an ID (`+` before a promoted one) stands for.
     pub fn role_by_name(&self, name: &str) -> Option<Role> {
         let name = name.trim();
         let roles = self.roles();
@@ -220,13 +220,10 @@ impl AnyPosition {
                 Some(l) => (true, l),
                 None => (false, name),
             };
-            let mut chars = letter.chars();
-            let (Some(c), None) = (chars.next(), chars.next()) else {
-                return None;
-            };
+            let id = PieceId::new(letter)?;
             roles
                 .iter()
-                .position(|r| r.promoted == promoted && r.letter.eq_ignore_ascii_case(&c))
+                .position(|r| r.promoted == promoted && r.id == id)
         };
         by_name.or_else(by_letter).map(|i| Role(i as u8))
     }

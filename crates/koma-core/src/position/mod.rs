@@ -797,7 +797,7 @@ impl<B: Bitboard> Position<B> {
                         self.piece_at(Square::new(rank * t.cols + file))
                             .map(|p| SetupPiece {
                                 color: p.color,
-                                letter: self.rules.role(p.role).letter,
+                                id: self.rules.role(p.role).id,
                                 promoted: self.rules.role(p.role).promoted,
                             })
                     })
@@ -809,7 +809,7 @@ impl<B: Bitboard> Position<B> {
             for role in self.rules.all_roles() {
                 let n = self.hand(color, role);
                 if n > 0 {
-                    hands.push((color, self.rules.role(role).letter, n as u32));
+                    hands.push((color, self.rules.role(role).id, n as u32));
                 }
             }
         }

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{Position, State, square_name};
-use crate::board::{Bitboard, Color, Square};
+use crate::board::{Bitboard, Color, PieceId, Square};
 use crate::rules::{MAX_ROLES, Piece, PromotionRule, Rules};
 use crate::setup::{MAX_MOVE_NUMBER, Setup};
 
@@ -60,15 +60,15 @@ pub enum PositionProblem {
         /// The square's USI name.
         square: String,
     },
-    /// A letter in hand that is no piece of the variant.
+    /// A piece ID in hand that is no piece of the variant.
     UnknownInHand {
-        /// The letter.
-        letter: char,
+        /// The ID.
+        id: PieceId,
     },
     /// A royal piece in hand, where it can never be captured.
     RoyalInHand {
-        /// The letter.
-        letter: char,
+        /// The ID.
+        id: PieceId,
     },
     /// Pieces in hand in a variant without drops.
     HandWithoutDrops,
@@ -167,10 +167,10 @@ impl fmt::Display for PositionProblem {
                 "the {} {piece} on {square} could never move",
                 color.name()
             ),
-            UnknownInHand { letter } => {
-                write!(f, "'{letter}' in hand is not a piece of this variant")
+            UnknownInHand { id } => {
+                write!(f, "'{id}' in hand is not a piece of this variant")
             }
-            RoyalInHand { letter } => write!(f, "a royal piece ('{letter}') cannot be in hand"),
+            RoyalInHand { id } => write!(f, "a royal piece ('{id}') cannot be in hand"),
             HandWithoutDrops => {
                 f.write_str("this variant has no drops, so no piece can be in hand")
             }
@@ -277,9 +277,9 @@ impl<B: Bitboard> Position<B> {
                 let hole_written = setup.holes.contains(&(i, file));
                 let written = p.map(|p| {
                     if p.promoted {
-                        format!("+{}", p.letter)
+                        format!("+{}", p.id)
                     } else {
-                        p.letter.to_string()
+                        p.id.to_string()
                     }
                 });
                 if t.is_hole(sq) != hole_written {
@@ -298,7 +298,7 @@ impl<B: Bitboard> Position<B> {
                 let (Some(p), Some(written)) = (p, written) else {
                     continue;
                 };
-                match rules.role_by_letter(p.letter, p.promoted) {
+                match rules.role_by_id(p.id, p.promoted) {
                     None => problems.push(PositionProblem::UnknownPiece {
                         written,
                         square: square_name(rules, sq),
@@ -342,7 +342,7 @@ impl<B: Bitboard> Position<B> {
         // it in place of the hands.
         let counterstrike = rules.trade.is_some_and(|t| t.counterstrike);
         let mut strike = None;
-        let hands: &[(Color, char, u32)] = match &setup.capture_square {
+        let hands: &[(Color, PieceId, u32)] = match &setup.capture_square {
             Some(name) if counterstrike => {
                 match t.parse_usi_name(name) {
                     Some(sq) => strike = Some(sq),
@@ -354,16 +354,16 @@ impl<B: Bitboard> Position<B> {
             }
             _ => &setup.hands,
         };
-        for &(color, letter, count) in hands {
-            match rules.role_by_letter(letter, false) {
-                None => problems.push(PositionProblem::UnknownInHand { letter }),
+        for &(color, id, count) in hands {
+            match rules.role_by_id(id, false) {
+                None => problems.push(PositionProblem::UnknownInHand { id }),
                 // A royal that can never be captured can never be in hand.
                 Some(role)
                     if rules.role(role).royal
                         && rules.check
                         && rules.start_royals[color.opposite().index()] <= 1 =>
                 {
-                    problems.push(PositionProblem::RoyalInHand { letter })
+                    problems.push(PositionProblem::RoyalInHand { id })
                 }
                 Some(_) if !rules.drops => problems.push(PositionProblem::HandWithoutDrops),
                 Some(role) => pos.hands[color.index()][role.index()] = count.min(255) as u8,

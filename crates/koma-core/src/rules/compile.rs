@@ -441,7 +441,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
         let base = Role(roles.len() as u8);
         let mut info = RoleInfo {
             name: piece.name.clone(),
-            letter: piece.letter,
+            id: piece.id,
             promoted: false,
             promotion: None,
             base,
@@ -476,7 +476,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
                 steps.push(piece.moves.clone());
                 roles.push(RoleInfo {
                     name: pr.name.clone(),
-                    letter: piece.letter,
+                    id: piece.id,
                     promoted: true,
                     promotion: None,
                     base,

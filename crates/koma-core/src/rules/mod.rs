@@ -5,7 +5,7 @@ mod compile;
 mod shifts;
 mod tables;
 
-use crate::board::{Bitboard, Color, Square, Topology};
+use crate::board::{Bitboard, Color, PieceId, Square, Topology};
 use crate::dsl::Mode;
 use crate::setup::Setup;
 
@@ -42,8 +42,8 @@ pub struct Piece {
 pub struct RoleInfo {
     /// Its name (`rook`, `dragon`).
     pub name: String,
-    /// Its FEN letter, upper case (`R`; a promoted role has its base's letter).
-    pub letter: char,
+    /// Its ID, upper case (`R`, `FD`; a promoted role has its base's ID).
+    pub id: PieceId,
     /// Whether this is the promoted side of another role (written `+R`).
     pub promoted: bool,
     /// The role it promotes to, if any.
@@ -433,18 +433,21 @@ impl<B: Bitboard> Rules<B> {
             .iter()
             .flatten()
             .flatten()
-            .map(|p| (p.color, p.letter, p.promoted, 1));
+            .map(|p| (p.color, p.id, p.promoted, 1));
         let in_hand = self.start.hands.iter().map(|&(c, l, n)| (c, l, false, n));
         on_board
             .chain(in_hand)
-            .filter_map(|(c, l, promoted, n)| Some((c, self.role_by_letter(l, promoted)?, n)))
+            .filter_map(|(c, l, promoted, n)| Some((c, self.role_by_id(l, promoted)?, n)))
     }
-    /// The role written with this letter (upper case), promoted or not.
+    /// The role with this one-letter ID (either case), promoted or not.
     pub fn role_by_letter(&self, letter: char, promoted: bool) -> Option<Role> {
-        let up = letter.to_ascii_uppercase();
+        self.role_by_id(PieceId::from_letter(letter)?, promoted)
+    }
+    /// The role with this ID, promoted or not.
+    pub fn role_by_id(&self, id: PieceId, promoted: bool) -> Option<Role> {
         self.roles
             .iter()
-            .position(|r| r.letter == up && r.promoted == promoted)
+            .position(|r| r.id == id && r.promoted == promoted)
             .map(|i| Role(i as u8))
     }
     #[inline]

@@ -7,15 +7,15 @@ mod write;
 
 use std::fmt;
 
-use crate::board::Color;
+use crate::board::{Color, PieceId};
 
-/// One piece as written in a setup: colour, letter, promoted or not.
+/// One piece as written in a setup: colour, ID, promoted or not.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SetupPiece {
     /// Upper case = sente.
     pub color: Color,
-    /// The letter, upper case.
-    pub letter: char,
+    /// The piece's ID (`P`, or `(FD)` as written).
+    pub id: PieceId,
     /// Written with a `+`.
     pub promoted: bool,
 }
@@ -31,8 +31,8 @@ pub struct Setup {
     /// The holes written (`*`): cells that are not on the board, as (rank
     /// from the top, file from `a`), 0-based, in reading order.
     pub holes: Vec<(usize, usize)>,
-    /// Pieces in hand: colour, letter (upper case), count.
-    pub hands: Vec<(Color, char, u32)>,
+    /// Pieces in hand: colour, ID, count.
+    pub hands: Vec<(Color, PieceId, u32)>,
     /// Side to move.
     pub turn: Color,
     /// Move number (1 = the start).

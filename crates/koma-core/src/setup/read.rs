@@ -1,7 +1,7 @@
 //! Reading FEN (as Fairy-Stockfish writes it, or pyffish's `[-]` form) and SFEN.
 
 use super::{MAX_MOVE_NUMBER, Setup, SetupError, SetupPiece};
-use crate::board::Color;
+use crate::board::{Color, PieceId, read_written_id};
 
 fn err(column: usize, message: impl Into<String>) -> SetupError {
     SetupError {
@@ -57,7 +57,10 @@ fn parse_board(text: &str, at: usize) -> Result<Board, SetupError> {
         }
         Ok(())
     };
-    for (i, c) in text.char_indices() {
+    let mut next = 0;
+    while let Some(c) = text[next..].chars().next() {
+        let i = next;
+        next += c.len_utf8();
         let col = at + i;
         let rank_index = ranks.len() - 1;
         let rank = ranks.last_mut().expect("ranks starts non-empty");
@@ -92,15 +95,13 @@ fn parse_board(text: &str, at: usize) -> Result<Board, SetupError> {
                 holes.push((rank_index, rank.len()));
                 rank.push(None);
             }
-            c if c.is_ascii_alphabetic() => {
-                let color = if c.is_ascii_uppercase() {
-                    Color::Sente
-                } else {
-                    Color::Gote
-                };
+            c if c.is_ascii_alphabetic() || c == '(' => {
+                let (id, color, used) =
+                    read_written_id(&text[i..]).map_err(|(o, m)| err(col + o, m))?;
+                next = i + used;
                 rank.push(Some(SetupPiece {
                     color,
-                    letter: c.to_ascii_uppercase(),
+                    id,
                     promoted: promoted_at.take().is_some(),
                 }));
             }
@@ -108,7 +109,7 @@ fn parse_board(text: &str, at: usize) -> Result<Board, SetupError> {
                 return Err(err(
                     col,
                     format!(
-                        "unexpected '{c}' in the board: expected piece letters, digits, '+', '*' (a hole) or '/'"
+                        "unexpected '{c}' in the board: expected piece letters (an ID of more letters in parentheses), digits, '+', '*' (a hole) or '/'"
                     ),
                 ));
             }
@@ -127,31 +128,37 @@ fn parse_board(text: &str, at: usize) -> Result<Board, SetupError> {
 }
 
 /// Hands as Fairy-Stockfish writes them: letters, each one piece (`PPb`), or
-/// SFEN's counts before letters (`2Pb`).
+/// SFEN's counts before letters (`2Pb`); an ID of more letters in
+/// parentheses (`2(FD)`).
 fn parse_hand(
     text: &str,
     at: usize,
     allow_dash: bool,
-) -> Result<Vec<(Color, char, u32)>, SetupError> {
-    let mut hands: Vec<(Color, char, u32)> = Vec::new();
+) -> Result<Vec<(Color, PieceId, u32)>, SetupError> {
+    let mut hands: Vec<(Color, PieceId, u32)> = Vec::new();
     if allow_dash && text == "-" {
         return Ok(hands);
     }
     let mut count = String::new();
-    for (i, c) in text.char_indices() {
+    let mut next = 0;
+    while let Some(c) = text[next..].chars().next() {
+        let i = next;
+        next += c.len_utf8();
         let col = at + i;
         if c.is_ascii_digit() {
             count.push(c);
             continue;
         }
-        if !c.is_ascii_alphabetic() {
+        if !c.is_ascii_alphabetic() && c != '(' {
             return Err(err(
                 col,
                 format!(
-                    "unexpected '{c}' in a hand: expected piece letters, each optionally after a count"
+                    "unexpected '{c}' in a hand: expected piece letters (or IDs of more letters in parentheses), each optionally after a count"
                 ),
             ));
         }
+        let (id, color, used) = read_written_id(&text[i..]).map_err(|(o, m)| err(col + o, m))?;
+        next = i + used;
         let n: u32 = if count.is_empty() {
             1
         } else {
@@ -162,18 +169,9 @@ fn parse_hand(
                 .ok_or_else(|| err(col, format!("hand count {count} is out of range")))?
         };
         count.clear();
-        let color = if c.is_ascii_uppercase() {
-            Color::Sente
-        } else {
-            Color::Gote
-        };
-        let letter = c.to_ascii_uppercase();
-        match hands
-            .iter_mut()
-            .find(|(co, l, _)| *co == color && *l == letter)
-        {
+        match hands.iter_mut().find(|(co, l, _)| *co == color && *l == id) {
             Some(h) => h.2 = (h.2 + n).min(255),
-            None => hands.push((color, letter, n)),
+            None => hands.push((color, id, n)),
         }
     }
     if !count.is_empty() {

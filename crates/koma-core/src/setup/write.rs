@@ -11,13 +11,9 @@ impl Setup {
         let setup = self;
         let mut s = board_text(setup);
         s.push('[');
-        for &(color, letter, n) in &setup.hands {
+        for &(color, id, n) in &setup.hands {
             for _ in 0..n {
-                s.push(if color == Color::Sente {
-                    letter
-                } else {
-                    letter.to_ascii_lowercase()
-                });
+                s.push_str(&id.written(color));
             }
         }
         s.push(']');
@@ -36,15 +32,11 @@ impl Setup {
         if self.hands.is_empty() {
             s.push('-');
         }
-        for &(color, letter, n) in &self.hands {
+        for &(color, id, n) in &self.hands {
             if n > 1 {
                 let _ = write!(s, "{n}");
             }
-            s.push(if color == Color::Sente {
-                letter
-            } else {
-                letter.to_ascii_lowercase()
-            });
+            s.push_str(&id.written(color));
         }
         s
     }
@@ -80,11 +72,7 @@ fn board_text(setup: &Setup) -> String {
                     if p.promoted {
                         s.push('+');
                     }
-                    s.push(if p.color == Color::Sente {
-                        p.letter
-                    } else {
-                        p.letter.to_ascii_lowercase()
-                    });
+                    s.push_str(&p.id.written(p.color));
                 }
             }
         }

@@ -22,7 +22,7 @@ mod tests;
 
 use serde_yaml::Value;
 
-use crate::board::MAX_SQUARES;
+use crate::board::{MAX_SQUARES, PieceId};
 use crate::dsl::Moves;
 use crate::setup::Setup;
 use crate::variant::Problem;
@@ -43,8 +43,8 @@ pub const EVAL_LIMIT: i64 = 100_000;
 pub struct PieceDef {
     /// Its name: the key in `engine.pieces`.
     pub name: String,
-    /// Its FEN letter, upper case; no other piece has it.
-    pub letter: char,
+    /// Its ID, upper case; no other piece has it.
+    pub id: PieceId,
     /// The entry as written.
     pub spec: PieceSpec,
     /// How it moves: `spec.betza` compiled.

@@ -7,6 +7,7 @@ use serde_yaml::{Mapping, Value};
 use super::PieceDef;
 use super::keys::{PIECE, PROMOTION};
 use super::shape::{Checker, join, kind};
+use crate::board::{MAX_ID_LETTERS, PieceId};
 use crate::dsl::{self, Moves};
 use crate::variant::Problem;
 use crate::variant::limits::MAX_ROLES;
@@ -39,7 +40,7 @@ impl Checker {
             self.value("engine.pieces", "engine.pieces declares no piece".into());
         }
         let mut out = Vec::new();
-        let mut letters: Vec<(char, &str)> = Vec::new();
+        let mut letters: Vec<(PieceId, &str)> = Vec::new();
         let mut kinds = 0;
         let mut names = RecordNames::default();
         for (name, piece) in m {
@@ -97,7 +98,7 @@ impl Checker {
             match serde_yaml::from_value::<PieceSpec>(piece.clone()) {
                 Ok(spec) => out.push(PieceDef {
                     name: name.to_string(),
-                    letter,
+                    id: letter,
                     spec,
                     moves,
                     promoted_moves,
@@ -116,28 +117,30 @@ impl Checker {
         out
     }
 
-    /// A piece's letter: one ASCII letter that no piece before it has. Upper case.
+    /// A piece's ID (its `letter`): one to four ASCII letters that no piece
+    /// before it has, in either case.
     fn letter<'n>(
         &mut self,
         p: &Mapping,
         path: &str,
         name: &'n str,
-        letters: &mut Vec<(char, &'n str)>,
-    ) -> Option<char> {
+        letters: &mut Vec<(PieceId, &'n str)>,
+    ) -> Option<PieceId> {
         let l = self.string(p, path, "letter")?;
         let lp = join(path, "letter");
-        let mut c = l.chars();
-        let letter = match (c.next(), c.next()) {
-            (Some(ch), None) if ch.is_ascii_alphabetic() => ch.to_ascii_uppercase(),
-            _ => {
-                self.value(&lp, format!("{lp}: '{l}' must be one ASCII letter"));
-                return None;
-            }
+        let Some(letter) = PieceId::new(l) else {
+            self.value(
+                &lp,
+                format!(
+                    "{lp}: '{l}' must be a piece ID: one to {MAX_ID_LETTERS} ASCII letters (`P`, `FD`)"
+                ),
+            );
+            return None;
         };
         if let Some((_, other)) = letters.iter().find(|(l, _)| *l == letter) {
             self.value(
                 &lp,
-                format!("{lp}: '{letter}' is already the letter of {other}"),
+                format!("{lp}: '{letter}' is already the ID of {other}"),
             );
             return None;
         }

@@ -6,7 +6,7 @@ use serde_yaml::{Mapping, Value};
 
 use super::PieceDef;
 use super::shape::Checker;
-use crate::board::Color;
+use crate::board::{Color, PieceId};
 use crate::setup::Setup;
 use crate::variant::Problem;
 
@@ -64,25 +64,20 @@ impl Checker {
         let mut widths = Vec::new();
         for (i, (rank, written)) in setup.ranks.iter().zip(board.split('/')).enumerate() {
             let chars: Vec<char> = written.chars().collect();
-            let places = chars
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.is_ascii_alphabetic());
-            for (piece, (at, &ch)) in rank.iter().flatten().zip(places) {
+            for (piece, (at, ch)) in rank.iter().flatten().zip(written_pieces(written)) {
                 let at = rank_start + at;
-                match letters.iter().find(|(l, _)| *l == piece.letter) {
+                let width = ch.chars().count();
+                match letters.iter().find(|(l, _)| *l == piece.id) {
                     None if !letters.is_empty() => self.problems.push(Problem::inside(
                         "engine.setup",
                         at,
-                        1,
-                        format!(
-                            "engine.setup: '{ch}' is not the letter of any piece in engine.pieces"
-                        ),
+                        width,
+                        format!("engine.setup: '{ch}' is not the ID of any piece in engine.pieces"),
                     )),
                     Some((_, false)) if piece.promoted => self.problems.push(Problem::inside(
                         "engine.setup",
                         at - 1,
-                        2,
+                        width + 1,
                         format!("engine.setup: '+{ch}': this piece has no promoted side"),
                     )),
                     _ => {}
@@ -127,10 +122,7 @@ impl Checker {
         }
         for color in Color::ALL {
             let has_royal = start.ranks.iter().flatten().flatten().any(|s| {
-                s.color == color
-                    && pieces
-                        .iter()
-                        .any(|p| p.letter == s.letter && royal(p, s.promoted))
+                s.color == color && pieces.iter().any(|p| p.id == s.id && royal(p, s.promoted))
             });
             if !has_royal {
                 self.value(
@@ -148,16 +140,34 @@ impl Checker {
 /// The letters `engine.pieces` declares (upper case), each with whether its
 /// piece has a promoted side: read leniently, so that a letter that is itself
 /// wrong (reported with its piece) does not make the setup wrong too.
-fn declared_letters(engine: &Mapping) -> Vec<(char, bool)> {
+fn declared_letters(engine: &Mapping) -> Vec<(PieceId, bool)> {
     let Some(Value::Mapping(pieces)) = engine.get("pieces") else {
         return Vec::new();
     };
     pieces
         .values()
         .filter_map(|piece| {
-            let letter = piece.get("letter")?.as_str()?.chars().next()?;
+            let id = PieceId::new(piece.get("letter")?.as_str()?)?;
             let promotes = piece.get("promotion").is_some_and(|p| !p.is_null());
-            Some((letter.to_ascii_uppercase(), promotes))
+            Some((id, promotes))
         })
         .collect()
+}
+
+/// The pieces as a rank of a setup writes them, each with its character
+/// position in the rank: a letter, or an ID in parentheses.
+fn written_pieces(rank: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut chars = rank.char_indices().enumerate();
+    while let Some((at, (byte, c))) = chars.next() {
+        if c.is_ascii_alphabetic() {
+            out.push((at, &rank[byte..byte + 1]));
+        } else if c == '('
+            && let Some(len) = rank[byte..].find(')')
+        {
+            out.push((at, &rank[byte..byte + len + 1]));
+            chars.nth(len - 1);
+        }
+    }
+    out
 }

@@ -29,7 +29,7 @@ fn a_sound_section_comes_typed_with_its_movements_and_setup() {
     let v = validate(&doc("k2/1p1/2K", "", "")).expect("valid");
     let names: Vec<&str> = v.pieces.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["king", "pawn"]);
-    assert_eq!(v.pieces[1].letter, 'P');
+    assert_eq!(v.pieces[1].id.letter(), Some('P'));
     assert_eq!(v.pieces[0].moves.steps.len(), 8);
     assert!(v.pieces[0].promotion().is_none());
     let (tokin, steps) = v.pieces[1].promotion().expect("the pawn promotes");
@@ -45,7 +45,7 @@ fn two_pieces_may_not_share_a_letter() {
         problems(&front),
         [(
             "engine.pieces.lance.letter".to_string(),
-            "engine.pieces.lance.letter: 'P' is already the letter of pawn".to_string()
+            "engine.pieces.lance.letter: 'P' is already the ID of pawn".to_string()
         )]
     );
 }
