@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential harness for dai shogi: koma against HaChu.
+"""Differential harness for dai and chu shogi: koma against HaChu.
 
 HaChu (H. G. Muller's engine for the large shogis, Debian `hachu`, XBoard
 protocol) has no perft and no move-list command, but when it refuses a move
@@ -47,9 +47,11 @@ Run from the repository root after `cargo build --release`:
 
     python3 tests/diff/hachu.py --sample
     python3 tests/diff/hachu.py --games 20 --plies 150
+    python3 tests/diff/hachu.py --variant chu-shogi --games 300 --plies 200
     python3 tests/diff/hachu.py --perft 3    # perft 1-3 from HaChu's lists
 
-Options: --games N (default 10), --plies P (default 120), --seed S (default
+Options: --variant dai-shogi|chu-shogi (HaChu's `dai`, `chu`; default
+dai-shogi), --games N (default 10), --plies P (default 120), --seed S (default
 1), --koma PATH (default target/release/koma), --hachu PATH (default
 /usr/games/hachu), --show N (differences printed in full, default 5),
 --quiet. Exit code 0 if no difference, 1 if any, 2 if koma or HaChu cannot
@@ -66,8 +68,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 LIST_HEAD = re.compile(r"^# moveNr = (-?\d+) in \{(-?\d+),(-?\d+)\}$")
 LIST_LINE = re.compile(r"^# (-?\d+)\. ([0-9a-f]{8}) [0-9a-f]{8} (\S+)$")
-# A row of HaChu's board dump: 15 cells and 3 guard cells each side, 4 wide.
-BOARD_ROW = re.compile(r"#(?:[ \d]{4}){21}")
+# koma's slug: HaChu's name of the game, and the board's files (= ranks).
+VARIANTS = {"dai-shogi": ("dai", 15), "chu-shogi": ("chu", 12)}
 
 
 class HaChuError(Exception):
@@ -77,7 +79,10 @@ class HaChuError(Exception):
 class HaChu:
     """One HaChu process playing one game in force mode."""
 
-    def __init__(self, path, variant="dai"):
+    def __init__(self, path, slug="dai-shogi"):
+        variant, self.size = VARIANTS[slug]
+        # A row of its board dump: the files and 3 guard cells each side, 4 wide.
+        self.board_row = re.compile(r"#(?:[ \d]{4}){%d}" % (self.size + 6))
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True, bufsize=1)
         self.send("xboard")
@@ -117,14 +122,15 @@ class HaChu:
         the empty squares of HaChu's board dump (printed with it)."""
         self.send("usermove p1p2")
         lines = self.lines_until(lambda l: l.startswith("Illegal move"))
-        rows = [l for l in lines if BOARD_ROW.fullmatch(l)]
-        if len(rows) != 21:
-            raise HaChuError(f"no board dump of 21 rows: {len(rows)}")
+        n = self.size
+        rows = [l for l in lines if self.board_row.fullmatch(l)]
+        if len(rows) != n + 6:
+            raise HaChuError(f"no board dump of {n + 6} rows: {len(rows)}")
         empty = set()
-        for r, row in enumerate(rows[3:18]):  # rank 15 first
-            for f in range(15):
+        for r, row in enumerate(rows[3:3 + n]):  # the last rank first
+            for f in range(n):
                 if row[1 + 4 * (f + 3):5 + 4 * (f + 3)].strip() in ("", "0"):
-                    empty.add(f"{chr(ord('a') + f)}{15 - r}")
+                    empty.add(f"{chr(ord('a') + f)}{n - r}")
         for i, line in enumerate(lines):
             m = LIST_HEAD.match(line)
             if m:
@@ -206,10 +212,10 @@ def counted(hc, moves, empty):
     return out
 
 
-def perft(hachu_path, depth):
+def perft(hachu_path, slug, depth):
     """perft 1 to `depth` from the start, counted from HaChu's move lists
     (each move played and taken back; a pass is counted, not played)."""
-    hc = HaChu(hachu_path)
+    hc = HaChu(hachu_path, slug)
     counts = [0] * (depth + 1)
 
     def walk(d):
@@ -243,6 +249,7 @@ def result_after(koma, moves):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variant", default="dai-shogi", choices=sorted(VARIANTS))
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--plies", type=int, default=120)
     ap.add_argument("--seed", type=int, default=1)
@@ -255,12 +262,12 @@ def main():
                     help="print perft 1..DEPTH from the start as HaChu's lists count them")
     a = ap.parse_args()
     if a.perft:
-        return perft(a.hachu, a.perft)
+        return perft(a.hachu, a.variant, a.perft)
     if a.sample:
         a.games, a.plies, a.seed = 2, 40, 1
     start = time.time()
     try:
-        koma = subprocess.Popen([a.koma, "moves", "--variant", "dai-shogi", "--batch", "--notation", "fairy"],
+        koma = subprocess.Popen([a.koma, "moves", "--variant", a.variant, "--batch", "--notation", "fairy"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     except OSError as e:
         print(f"cannot run koma: {e}", file=sys.stderr)
@@ -268,9 +275,9 @@ def main():
     positions = diffs = deferrals = promotions = repeats = stale = over = takes = 0
     banner = None
     for g in range(a.games):
-        rng = random.Random(f"{a.seed}:dai:{g}")
+        rng = random.Random(f"{a.seed}:{a.variant}:{g}")
         try:
-            hc = HaChu(a.hachu)
+            hc = HaChu(a.hachu, a.variant)
         except (OSError, HaChuError) as e:
             print(f"cannot run HaChu: {e}", file=sys.stderr)
             return 2
@@ -345,7 +352,7 @@ def main():
             if problems:
                 diffs += 1
                 if diffs <= a.show:
-                    print(f"DIFF game {g} ply {ply} (seed {a.seed}:dai:{g})")
+                    print(f"DIFF game {g} ply {ply} (seed {a.seed}:{a.variant}:{g})")
                     print(f"  moves:  {' '.join(played) or '-'}")
                     for p in problems:
                         print(f"  {p}")
@@ -362,7 +369,7 @@ def main():
                   f"{time.time() - start:.0f} s", file=sys.stderr)
     koma.stdin.close()
     koma.wait()
-    print(f"games: {a.games}, plies up to {a.plies}, seed {a.seed}, oracle: {banner}")
+    print(f"{a.variant}: games: {a.games}, plies up to {a.plies}, seed {a.seed}, oracle: {banner}")
     print(f"moves that may promote: {promotions}, of them taken unpromoted by HaChu as a deferral: {deferrals}")
     print(f"moves that repeat a position (refused by HaChu, lost in koma): {repeats}")
     print(f"games over (a side without king and prince; HaChu prints no new list): {over}")
