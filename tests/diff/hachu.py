@@ -38,7 +38,8 @@ root list: it prints the last one again. The game stops there; koma must
 list a move after which the mover has won (checked move by move), else it is
 a difference. Where the game is over (no king and no prince) the same.
 
-HaChu picks each move of a random game from its own list (so HaChu's game is
+HaChu picks each move of a random game from its own list and the deferrals
+it accepts (so HaChu's game is
 the reference); koma gets the same game as `startpos moves ...` on one
 `koma moves --variant dai-shogi --batch --notation fairy` process. At every
 ply the two lists are compared as sets.
@@ -66,6 +67,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+# The promotion bit of HaChu's move codes.
+PROMOTE = 0x800000
 LIST_HEAD = re.compile(r"^# moveNr = (-?\d+) in \{(-?\d+),(-?\d+)\}$")
 LIST_LINE = re.compile(r"^# (-?\d+)\. ([0-9a-f]{8}) [0-9a-f]{8} (\S+)$")
 # koma's slug: HaChu's name of the game, and the board's files (= ranks).
@@ -145,10 +148,18 @@ class HaChu:
         raise HaChuError(f"no move list: {lines}")
 
     def play(self, move):
-        """Plays a move; whether HaChu took it."""
+        """Plays a move: None where HaChu refused it, else whether the move it
+        made promotes (the PROMOTE bit, 0x800000, of the code in its
+        `# makemove CODE` line). A deferral it may not make (a pawn to the
+        last rank) it accepts and makes as the promotion."""
         self.send(f"usermove {hachu_text(move)}")
         lines = self.ping()
-        return not any(l.startswith("Illegal move") for l in lines)
+        if any(l.startswith("Illegal move") for l in lines):
+            return None
+        made = [l.split()[2] for l in lines if l.startswith("# makemove ")]
+        if len(made) != 1:
+            raise HaChuError(f"no makemove line for {move}: {lines}")
+        return bool(int(made[0], 16) & PROMOTE)
 
     def undo(self):
         self.send("undo")
@@ -206,9 +217,12 @@ def counted(hc, moves, empty):
     out = {canonical(m, empty) for m in moves}
     for m in sorted(out):
         sq = SQUARE.findall(m)
-        if m.endswith("+") and m[:-1] not in out and sq[0] != sq[-1] and hc.play(m[:-1]):
-            hc.undo()
-            out.add(m[:-1])
+        if m.endswith("+") and m[:-1] not in out and sq[0] != sq[-1]:
+            promoted = hc.play(m[:-1])
+            if promoted is not None:
+                hc.undo()
+            if promoted is False:
+                out.add(m[:-1])
     return out
 
 
@@ -227,7 +241,7 @@ def perft(hachu_path, slug, depth):
         for m in sorted(here):
             if m == "pass":
                 continue
-            if not hc.play(m):
+            if hc.play(m) is None:
                 raise HaChuError(f"HaChu refused its own move {m}")
             walk(d + 1)
             hc.undo()
@@ -334,6 +348,7 @@ def main():
                 problems.append(f"koma-only:  {' '.join(sorted(fold(k_moves) - fold(h_moves))) or '-'}")
                 problems.append(f"hachu-only: {' '.join(sorted(fold(h_moves) - fold(k_moves))) or '-'}")
             # Where a move may promote, which choices each side offers.
+            deferred = []
             for m in sorted(fold(k_moves) & fold(h_moves)):
                 k = {x for x in (m, m + "+") if x in k_moves}
                 h = {x for x in (m, m + "+") if x in h_moves}
@@ -343,10 +358,13 @@ def main():
                 sq = SQUARE.findall(m)
                 if m + "+" in h and m not in h and sq[0] != sq[-1]:
                     # HaChu's deferral: ask whether it takes the move unpromoted.
-                    if hc.play(m):
+                    promoted = hc.play(m)
+                    if promoted is not None:
                         hc.undo()
+                    if promoted is False:
                         h.add(m)
                         deferrals += 1
+                        deferred.append(m)
                 if k != h:
                     problems.append(f"{m}: koma {' '.join(sorted(k))}, hachu {' '.join(sorted(h))}")
             if problems:
@@ -358,8 +376,10 @@ def main():
                         print(f"  {p}")
             if ply == a.plies or not h_raw:
                 break
-            move = rng.choice(sorted(m for m in h_raw if m != "pass"))
-            if not hc.play(move):
+            # The games take deferrals too (a promotable move made
+            # unpromoted), so that pieces go on unpromoted in the zone.
+            move = rng.choice(sorted(m for m in h_raw if m != "pass") + deferred)
+            if hc.play(move) is None:
                 print(f"HaChu refused its own move {move} after {' '.join(played)}", file=sys.stderr)
                 return 2
             played.append(move)

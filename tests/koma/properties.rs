@@ -24,6 +24,11 @@ struct Reference {
     spec: RulesSpec,
     /// The roles marked `trade_limited` in the file, by role index.
     marked: Vec<bool>,
+    /// The roles whose captures in the zone do not promote them under
+    /// `promotion: entering` (`promotes_capturing_in_zone: false`).
+    no_zone_captures: Vec<bool>,
+    /// `immobile_moves` as the file has it, or its default (`entering`).
+    immobile_moves: bool,
 }
 
 /// One route of a two-leg move: where the first leg ends, where the second
@@ -55,6 +60,19 @@ impl Reference {
             .iter()
             .map(|r| marked_names.contains(&r.name))
             .collect();
+        let no_zone_captures = rules
+            .roles
+            .iter()
+            .map(|r| {
+                !r.promoted
+                    && v.pieces.iter().any(|p| {
+                        p.name == r.name && p.spec.promotes_capturing_in_zone == Some(false)
+                    })
+            })
+            .collect();
+        let immobile_moves = spec
+            .immobile_moves
+            .unwrap_or(spec.promotion == PromotionRule::Entering);
         let moves: Vec<_> = rules
             .roles
             .iter()
@@ -66,6 +84,8 @@ impl Reference {
             hoppers: moves.iter().map(|m| m.hoppers.clone()).collect(),
             spec,
             marked,
+            no_zone_captures,
+            immobile_moves,
         }
     }
 
@@ -248,7 +268,7 @@ impl Reference {
         let captures = to != from && pos.piece_at(to).is_some_and(|p| p.color != us);
         let (a, b) = (self.in_zone(rules, us, from), self.in_zone(rules, us, to));
         let enters = !a && b;
-        let captures_in_zone = captures && (a || b);
+        let captures_in_zone = captures && (a || b) && !self.no_zone_captures[role.index()];
         let stuck = (a || b) && !self.can_move_from(rules, us, role, to);
         rules.role(role).promotion.is_some() && (enters || captures_in_zone || stuck)
     }
@@ -329,7 +349,7 @@ impl Reference {
             for route in self.routes(pos, from, us, p.role) {
                 if route.takes {
                     let stays_mobile = self.spec.immobile_drops
-                        || self.spec.immobile_moves
+                        || self.immobile_moves
                         || self.can_move_from(rules, us, p.role, route.to);
                     let may_promote = match self.spec.promotion {
                         // A capture on the way turns it over under `capture`.
@@ -343,14 +363,15 @@ impl Reference {
                                     || self.in_zone(rules, us, route.to))
                         }
                     };
-                    let never_forced = self.spec.promotion == PromotionRule::Entering;
-                    let stays_mobile = stays_mobile || never_forced;
                     // As for a plain move: `immobile_drops` lets a piece that
                     // cannot promote stay, not one that can.
-                    let must = !never_forced
-                        && (self.spec.promotion != PromotionRule::Optional
-                            || !(self.spec.immobile_moves
-                                || self.can_move_from(rules, us, p.role, route.to)));
+                    let must = match self.spec.promotion {
+                        PromotionRule::Optional | PromotionRule::Entering => {
+                            !(self.immobile_moves
+                                || self.can_move_from(rules, us, p.role, route.to))
+                        }
+                        _ => true,
+                    };
                     for promote in [true, false] {
                         if (promote && may_promote)
                             || (!promote && (!may_promote || !must) && stays_mobile)
@@ -385,15 +406,15 @@ impl Reference {
                             && pos.piece_at(to).is_some_and(|q| q.color != us),
                         true,
                     ),
-                    PromotionRule::Entering => {
-                        (self.may_promote_entering(pos, us, p.role, from, to), false)
-                    }
+                    PromotionRule::Entering => (
+                        self.may_promote_entering(pos, us, p.role, from, to),
+                        !self.immobile_moves && !self.can_move_from(rules, us, p.role, to),
+                    ),
                     rule => (
                         info.promotion.is_some()
                             && (self.in_zone(rules, us, from) || self.in_zone(rules, us, to)),
                         rule == PromotionRule::Mandatory
-                            || (!self.spec.immobile_moves
-                                && !self.can_move_from(rules, us, p.role, to)),
+                            || (!self.immobile_moves && !self.can_move_from(rules, us, p.role, to)),
                     ),
                 };
                 if may_promote {
@@ -405,8 +426,7 @@ impl Reference {
                 }
                 // Unpromoted, it must be able to move again from where it lands.
                 let stays_mobile = self.spec.immobile_drops
-                    || self.spec.immobile_moves
-                    || self.spec.promotion == PromotionRule::Entering
+                    || self.immobile_moves
                     || self.can_move_from(rules, us, p.role, to);
                 if (!may_promote || !must) && stays_mobile {
                     candidates.push(Move::Normal {

@@ -677,9 +677,12 @@ impl<B: Bitboard> Position<B> {
         let rules = &*self.rules;
         let zone = rules.zone[self.turn.index()];
         let captures = to != from && self.by_color[self.turn.opposite().index()].contains(to);
-        rules.role(role).promotion.is_some()
+        let info = rules.role(role);
+        info.promotion.is_some()
             && ((!zone.contains(from) && zone.contains(to))
-                || (captures && (zone.contains(from) || zone.contains(to)))
+                || (captures
+                    && info.promotes_capturing_in_zone
+                    && (zone.contains(from) || zone.contains(to)))
                 || !rules.mobile(self.turn, role).contains(to))
     }
 
@@ -721,31 +724,34 @@ impl<B: Bitboard> Position<B> {
         let rules = &*self.rules;
         let us = self.turn;
         if rules.promotion == PromotionRule::Entering && rules.zone[us.index()].contains(from) {
-            // From inside the zone: only a capture, or a move to where the
-            // piece could never move again.
-            promoting &= theirs | !rules.mobile(us, role);
+            // From inside the zone: only a capture (where the piece's
+            // captures promote), or a move to where it could never move again.
+            let captures = if rules.role(role).promotes_capturing_in_zone {
+                theirs
+            } else {
+                B::EMPTY
+            };
+            promoting &= captures | !rules.mobile(us, role);
         }
         // Where the piece may also stay as it is.
         let stays = match rules.promotion {
-            PromotionRule::Optional if rules.immobile_moves => promoting,
-            PromotionRule::Optional => promoting & rules.mobile(us, role),
-            PromotionRule::Entering => promoting,
+            PromotionRule::Optional | PromotionRule::Entering if rules.immobile_moves => promoting,
+            PromotionRule::Optional | PromotionRule::Entering => promoting & rules.mobile(us, role),
             _ => B::EMPTY,
         };
         out.push_normals(from, promoting, (targets & !promoting) | stays);
     }
 
     /// Whether a move of `role` to `to` that may promote may also end there
-    /// unpromoted: under `optional` where the piece can move again (or
-    /// anywhere with `immobile_moves`), always under `entering`.
+    /// unpromoted: under `optional` and `entering` where the piece can move
+    /// again, or anywhere with `immobile_moves` (the default of `entering`).
     #[inline]
     fn may_stay_unpromoted(&self, role: Role, to: Square) -> bool {
         let rules = &*self.rules;
         match rules.promotion {
-            PromotionRule::Optional => {
+            PromotionRule::Optional | PromotionRule::Entering => {
                 rules.immobile_moves || rules.mobile(self.turn, role).contains(to)
             }
-            PromotionRule::Entering => true,
             _ => false,
         }
     }

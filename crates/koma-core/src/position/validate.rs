@@ -322,10 +322,7 @@ impl<B: Bitboard> Position<B> {
                             }
                             PromotionRule::Entering => false,
                         };
-                        let may_stay = turned
-                            || rules.immobile_drops
-                            || rules.immobile_moves
-                            || rules.promotion == PromotionRule::Entering;
+                        let may_stay = turned || rules.immobile_drops || rules.immobile_moves;
                         if !may_stay && !rules.mobile(p.color, role).contains(sq) {
                             problems.push(PositionProblem::Immobile {
                                 color: p.color,

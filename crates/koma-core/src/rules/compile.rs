@@ -95,7 +95,10 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             })
         })
         .fold(0, |mask, i| mask | 1 << i);
-    rules.immobile_moves = rules_spec.immobile_moves;
+    // Under `entering` no promotion is forced unless the file says so.
+    rules.immobile_moves = rules_spec
+        .immobile_moves
+        .unwrap_or(rules.promotion == PromotionRule::Entering);
     if let Some(at) = rules_spec.move_as_friend_at {
         // Seen from each owner's side: gote's forward is sente's back, its
         // right sente's left.
@@ -383,8 +386,14 @@ fn arrivals<B: Bitboard>(rules: &Rules<B>) -> Vec<B> {
             };
             let info = rules.role(role);
             arrive.push(if rules.promotion == PromotionRule::Entering {
-                // Never forced: a piece may stay where it can no longer move.
-                rules.all
+                // A piece that promotes may always end where it could never
+                // move again (it may promote there); whether it must is
+                // `immobile_moves` (in `stays` of the generator).
+                if info.promotion.is_some() {
+                    rules.all
+                } else {
+                    stay
+                }
             } else if rules.promotion == PromotionRule::Flip {
                 if info.other_side.is_some() {
                     rules.all
@@ -463,6 +472,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
             two_legs: !piece.moves.two_legs.is_empty(),
             trade_limited: p.trade_limited,
             hops: !piece.moves.hoppers.is_empty(),
+            promotes_capturing_in_zone: p.promotes_capturing_in_zone.unwrap_or(true),
         };
         match piece.promotion() {
             None => {
@@ -497,6 +507,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
                     two_legs: !promoted_steps.two_legs.is_empty(),
                     trade_limited: pr.trade_limited,
                     hops: !promoted_steps.hoppers.is_empty(),
+                    promotes_capturing_in_zone: false,
                 });
                 steps.push(promoted_steps.clone());
             }

@@ -87,6 +87,9 @@ pub struct RoleInfo {
     pub trade_limited: bool,
     /// Whether the role hops over screens (`p`, `g`).
     pub hops: bool,
+    /// Under `promotion: entering`: whether a capture that starts or ends
+    /// in the zone lets the role promote.
+    pub promotes_capturing_in_zone: bool,
 }
 
 /// `rules.trade_limits`, compiled: limits on captures of the roles marked

@@ -164,6 +164,10 @@ pub struct PieceSpec {
     /// `rules.trade_limits` (chu shogi's lion).
     #[serde(default)]
     pub trade_limited: bool,
+    /// Under `promotion: entering`: whether a capture that starts or ends
+    /// in the zone lets the piece promote (`None`: it does).
+    #[serde(default)]
+    pub promotes_capturing_in_zone: Option<bool>,
     /// Material value for the engine's evaluation.
     #[serde(default)]
     pub value: Option<i32>,
@@ -226,9 +230,10 @@ pub struct RulesSpec {
     #[serde(default)]
     pub immobile_drops: bool,
     /// Whether a move may leave a piece unpromoted where it could never
-    /// move by its own movement (no promotion is forced).
+    /// move by its own movement (no promotion is forced); `None`: only
+    /// under `promotion: entering`.
     #[serde(default)]
-    pub immobile_moves: bool,
+    pub immobile_moves: Option<bool>,
     /// Whether a piece in hand may be dropped with its promoted side up.
     #[serde(default)]
     pub drop_promoted: bool,
@@ -339,7 +344,7 @@ impl Default for RulesSpec {
             promotion: PromotionRule::default(),
             drops: true,
             immobile_drops: false,
-            immobile_moves: false,
+            immobile_moves: None,
             drop_promoted: false,
             move_as_friend_at: None,
             check: true,

@@ -23,6 +23,7 @@ pub(super) const PIECE: &[&str] = &[
     "drop_mate_illegal",
     "wins_on_last_rank",
     "trade_limited",
+    "promotes_capturing_in_zone",
     "value",
     "hand_value",
     "declaration_points",

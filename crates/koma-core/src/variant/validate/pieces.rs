@@ -66,6 +66,7 @@ impl Checker {
                 "drop_mate_illegal",
                 "wins_on_last_rank",
                 "trade_limited",
+                "promotes_capturing_in_zone",
             ] {
                 self.boolean(p, &path, key);
             }
