@@ -161,6 +161,20 @@ class HaChu:
             raise HaChuError(f"no makemove line for {move}: {lines}")
         return bool(int(made[0], 16) & PROMOTE)
 
+    def refusal(self, move):
+        """The reason HaChu gives for refusing a move (`Illegal move
+        {REASON}`), or None; a move it takes is taken back."""
+        promoted = None
+        self.send(f"usermove {hachu_text(move)}")
+        lines = self.ping()
+        for l in lines:
+            if l.startswith("Illegal move"):
+                return l[len("Illegal move"):].strip(" {}") or None
+        promoted = [l for l in lines if l.startswith("# makemove ")]
+        if promoted:
+            self.undo()
+        return None
+
     def undo(self):
         self.send("undo")
         self.ping()
@@ -264,6 +278,8 @@ def result_after(koma, moves):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", default="dai-shogi", choices=sorted(VARIANTS))
+    ap.add_argument("--koma-variant", default=None,
+                    help="the variant koma plays (a slug or a file; default: --variant)")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--plies", type=int, default=120)
     ap.add_argument("--seed", type=int, default=1)
@@ -281,7 +297,8 @@ def main():
         a.games, a.plies, a.seed = 2, 40, 1
     start = time.time()
     try:
-        koma = subprocess.Popen([a.koma, "moves", "--variant", a.variant, "--batch", "--notation", "fairy"],
+        koma = subprocess.Popen([a.koma, "moves", "--variant", a.koma_variant or a.variant, "--batch",
+                                 "--notation", "fairy"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     except OSError as e:
         print(f"cannot run koma: {e}", file=sys.stderr)
@@ -345,7 +362,10 @@ def main():
                     k_moves = {x for x in k_moves if x.rstrip("+") != m}
                     repeats += 1
             if fold(k_moves) != fold(h_moves):
-                problems.append(f"koma-only:  {' '.join(sorted(fold(k_moves) - fold(h_moves))) or '-'}")
+                only = sorted(fold(k_moves) - fold(h_moves))
+                reasons = {why for why in (hc.refusal(m) for m in only[:3] if m != "pass") if why}
+                problems.append(f"koma-only:  {' '.join(only) or '-'}"
+                                + (f" (HaChu: {'; '.join(sorted(reasons))})" if reasons else ""))
                 problems.append(f"hachu-only: {' '.join(sorted(fold(h_moves) - fold(k_moves))) or '-'}")
             # Where a move may promote, which choices each side offers.
             deferred = []
