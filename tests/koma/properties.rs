@@ -29,6 +29,9 @@ struct Reference {
     no_zone_captures: Vec<bool>,
     /// `immobile_moves` as the file has it, or its default (`entering`).
     immobile_moves: bool,
+    /// `promotion: entering` with `promotes_where_immobile: false`: a move
+    /// that may not promote may end where the piece can never move again.
+    stranding: bool,
 }
 
 /// One route of a two-leg move: where the first leg ends, where the second
@@ -73,6 +76,8 @@ impl Reference {
         let immobile_moves = spec
             .immobile_moves
             .unwrap_or(spec.promotion == PromotionRule::Entering);
+        let stranding = spec.promotion == PromotionRule::Entering
+            && spec.promotes_where_immobile == Some(false);
         let moves: Vec<_> = rules
             .roles
             .iter()
@@ -86,6 +91,7 @@ impl Reference {
             marked,
             no_zone_captures,
             immobile_moves,
+            stranding,
         }
     }
 
@@ -268,8 +274,10 @@ impl Reference {
         let captures = to != from && pos.piece_at(to).is_some_and(|p| p.color != us);
         let (a, b) = (self.in_zone(rules, us, from), self.in_zone(rules, us, to));
         let enters = !a && b;
-        let captures_in_zone = captures && (a || b) && !self.no_zone_captures[role.index()];
-        let stuck = (a || b) && !self.can_move_from(rules, us, role, to);
+        let immobile = !self.can_move_from(rules, us, role, to);
+        let captures_in_zone =
+            captures && (a || b) && (!self.no_zone_captures[role.index()] || immobile);
+        let stuck = (a || b) && immobile && !self.stranding;
         rules.role(role).promotion.is_some() && (enters || captures_in_zone || stuck)
     }
 
@@ -348,9 +356,6 @@ impl Reference {
             let mut pass: Option<Square> = None;
             for route in self.routes(pos, from, us, p.role) {
                 if route.takes {
-                    let stays_mobile = self.spec.immobile_drops
-                        || self.immobile_moves
-                        || self.can_move_from(rules, us, p.role, route.to);
                     let may_promote = match self.spec.promotion {
                         // A capture on the way turns it over under `capture`.
                         PromotionRule::Flip | PromotionRule::Capture => info.other_side.is_some(),
@@ -363,6 +368,10 @@ impl Reference {
                                     || self.in_zone(rules, us, route.to))
                         }
                     };
+                    let stays_mobile = self.spec.immobile_drops
+                        || self.immobile_moves
+                        || (self.stranding && !may_promote)
+                        || self.can_move_from(rules, us, p.role, route.to);
                     // As for a plain move: `immobile_drops` lets a piece that
                     // cannot promote stay, not one that can.
                     let must = match self.spec.promotion {
@@ -427,6 +436,7 @@ impl Reference {
                 // Unpromoted, it must be able to move again from where it lands.
                 let stays_mobile = self.spec.immobile_drops
                     || self.immobile_moves
+                    || (self.stranding && !may_promote)
                     || self.can_move_from(rules, us, p.role, to);
                 if (!may_promote || !must) && stays_mobile {
                     candidates.push(Move::Normal {

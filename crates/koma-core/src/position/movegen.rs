@@ -669,21 +669,24 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// `promotion: entering`, for a move that starts or ends in the zone:
-    /// one into the zone from outside, a capture on its last square, or one
-    /// to where the piece could never move again. Out of line: other rules
-    /// never call it.
+    /// one into the zone from outside, a capture on its last square (for a
+    /// piece with `promotes_capturing_in_zone: false`, only where it could
+    /// never move again), or, with `promotes_where_immobile`, any move to
+    /// where it could never move again. Out of line: other rules never call
+    /// it.
     #[inline(never)]
     fn may_promote_entering(&self, role: Role, from: Square, to: Square) -> bool {
         let rules = &*self.rules;
         let zone = rules.zone[self.turn.index()];
         let captures = to != from && self.by_color[self.turn.opposite().index()].contains(to);
         let info = rules.role(role);
+        let stuck = !rules.mobile(self.turn, role).contains(to);
         info.promotion.is_some()
             && ((!zone.contains(from) && zone.contains(to))
                 || (captures
-                    && info.promotes_capturing_in_zone
+                    && (info.promotes_capturing_in_zone || stuck)
                     && (zone.contains(from) || zone.contains(to)))
-                || !rules.mobile(self.turn, role).contains(to))
+                || (rules.promotes_where_immobile && stuck))
     }
 
     /// Hands to `out` the moves of the piece of `role` on `from` to the
@@ -725,13 +728,21 @@ impl<B: Bitboard> Position<B> {
         let us = self.turn;
         if rules.promotion == PromotionRule::Entering && rules.zone[us.index()].contains(from) {
             // From inside the zone: only a capture (where the piece's
-            // captures promote), or a move to where it could never move again.
+            // captures promote, or where it could never move again), or,
+            // with `promotes_where_immobile`, any move to where it could
+            // never move again.
+            let stuck = !rules.mobile(us, role);
             let captures = if rules.role(role).promotes_capturing_in_zone {
                 theirs
             } else {
+                theirs & stuck
+            };
+            let quiet = if rules.promotes_where_immobile {
+                stuck
+            } else {
                 B::EMPTY
             };
-            promoting &= captures | !rules.mobile(us, role);
+            promoting &= captures | quiet;
         }
         // Where the piece may also stay as it is.
         let stays = match rules.promotion {

@@ -322,7 +322,13 @@ impl<B: Bitboard> Position<B> {
                             }
                             PromotionRule::Entering => false,
                         };
-                        let may_stay = turned || rules.immobile_drops || rules.immobile_moves;
+                        // A piece that went on unpromoted in the zone may end
+                        // where it cannot move where such a move may not
+                        // promote (`promotes_where_immobile: false`).
+                        let stranded = rules.promotion == PromotionRule::Entering
+                            && !rules.promotes_where_immobile;
+                        let may_stay =
+                            turned || stranded || rules.immobile_drops || rules.immobile_moves;
                         if !may_stay && !rules.mobile(p.color, role).contains(sq) {
                             problems.push(PositionProblem::Immobile {
                                 color: p.color,

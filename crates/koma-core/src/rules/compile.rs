@@ -99,6 +99,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     rules.immobile_moves = rules_spec
         .immobile_moves
         .unwrap_or(rules.promotion == PromotionRule::Entering);
+    rules.promotes_where_immobile = rules_spec.promotes_where_immobile.unwrap_or(true);
     if let Some(at) = rules_spec.move_as_friend_at {
         // Seen from each owner's side: gote's forward is sente's back, its
         // right sente's left.

@@ -254,6 +254,10 @@ pub struct Rules<B> {
     /// Whether a move may leave a piece unpromoted where it could never
     /// move by its own movement.
     pub immobile_moves: bool,
+    /// Under `promotion: entering`, whether a move that ends where the piece
+    /// could never move again may promote from inside the zone without
+    /// capturing.
+    pub promotes_where_immobile: bool,
     /// Whether pieces may be dropped promoted side up.
     pub drop_promoted: bool,
     /// Whether a side's last royal may not be left attacked.

@@ -256,6 +256,7 @@ pub(super) fn tables<B: Bitboard>(
         promotion: PromotionRule::Optional,
         immobile_drops: false,
         immobile_moves: false,
+        promotes_where_immobile: true,
         drop_promoted: false,
         check: true,
         check_wins: false,

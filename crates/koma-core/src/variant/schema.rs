@@ -234,6 +234,11 @@ pub struct RulesSpec {
     /// under `promotion: entering`.
     #[serde(default)]
     pub immobile_moves: Option<bool>,
+    /// Under `promotion: entering`, whether a move that ends where the piece
+    /// could never move again may promote wherever it starts; `false`: only
+    /// a move into the zone from outside or a capture promotes.
+    #[serde(default)]
+    pub promotes_where_immobile: Option<bool>,
     /// Whether a piece in hand may be dropped with its promoted side up.
     #[serde(default)]
     pub drop_promoted: bool,
@@ -345,6 +350,7 @@ impl Default for RulesSpec {
             drops: true,
             immobile_drops: false,
             immobile_moves: None,
+            promotes_where_immobile: None,
             drop_promoted: false,
             move_as_friend_at: None,
             check: true,

@@ -47,6 +47,7 @@ pub(super) const RULES: &[&str] = &[
     "drops",
     "immobile_drops",
     "immobile_moves",
+    "promotes_where_immobile",
     "drop_promoted",
     "move_as_friend_at",
     "check",

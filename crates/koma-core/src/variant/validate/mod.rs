@@ -212,6 +212,7 @@ impl Checker {
             "drops",
             "immobile_drops",
             "immobile_moves",
+            "promotes_where_immobile",
             "drop_promoted",
             "check",
             "check_wins",
