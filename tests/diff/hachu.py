@@ -95,9 +95,17 @@ class HaChu:
             m = re.search(r'myname="([^"]+)"', line)
             if m:
                 self.banner = m.group(1)
+        self.variant = variant
+        # The moves of the game, each with whether it was a deferral HaChu
+        # does not list (a promotable move typed unpromoted).
+        self.history = []
+        self.replays = 0
         self.send("memory 16")
+        self.start()
+
+    def start(self):
         self.send("new")
-        self.send(f"variant {variant}")
+        self.send(f"variant {self.variant}")
         self.send("force")
         self.ping()
 
@@ -147,11 +155,13 @@ class HaChu:
                         for g in got if g.group(2) != "00000000"}, empty
         raise HaChuError(f"no move list: {lines}")
 
-    def play(self, move):
+    def play(self, move, deferral=False):
         """Plays a move: None where HaChu refused it, else whether the move it
         made promotes (the PROMOTE bit, 0x800000, of the code in its
         `# makemove CODE` line). A deferral it may not make (a pawn to the
-        last rank) it accepts and makes as the promotion."""
+        last rank) it accepts and makes as the promotion. `deferral`: the
+        move is a promotable move typed unpromoted that HaChu's list does
+        not hold (see `undo`)."""
         self.send(f"usermove {hachu_text(move)}")
         lines = self.ping()
         if any(l.startswith("Illegal move") for l in lines):
@@ -159,7 +169,9 @@ class HaChu:
         made = [l.split()[2] for l in lines if l.startswith("# makemove ")]
         if len(made) != 1:
             raise HaChuError(f"no makemove line for {move}: {lines}")
-        return bool(int(made[0], 16) & PROMOTE)
+        promoted = bool(int(made[0], 16) & PROMOTE)
+        self.history.append((move, deferral and not promoted))
+        return promoted
 
     def refusal(self, move):
         """The reason HaChu gives for refusing a move (`Illegal move
@@ -176,8 +188,26 @@ class HaChu:
         return None
 
     def undo(self):
-        self.send("undo")
-        self.ping()
+        """Takes back the last move. HaChu's `undo` replays the game from its
+        start without what a typed deferral changed: a pawn (or any piece of
+        value 40: chu's and dai's pawn) that declined promotion loses its
+        right to promote but on the last rank (`ParseMove`, `promoFlag &=
+        LAST_RANK`), and the replay (`TakeBack` through `MakeMove2`) gives
+        it back. Where the game holds such a deferral, the game is started
+        again and its moves typed anew instead."""
+        self.history.pop()
+        if not any(d for _, d in self.history):
+            self.send("undo")
+            self.ping()
+            return
+        self.replays += 1
+        self.start()
+        for move, _ in self.history:
+            self.send(f"usermove {hachu_text(move)}")
+        lines = self.ping()
+        refused = [l for l in lines if l.startswith("Illegal move")]
+        if refused:
+            raise HaChuError(f"HaChu refused its own game on replay: {refused[0]}")
 
     def close(self):
         try:
@@ -303,7 +333,7 @@ def main():
     except OSError as e:
         print(f"cannot run koma: {e}", file=sys.stderr)
         return 2
-    positions = diffs = deferrals = promotions = repeats = stale = over = takes = 0
+    positions = diffs = deferrals = promotions = repeats = stale = over = takes = replays = 0
     banner = None
     for g in range(a.games):
         rng = random.Random(f"{a.seed}:{a.variant}:{g}")
@@ -399,10 +429,11 @@ def main():
             # The games take deferrals too (a promotable move made
             # unpromoted), so that pieces go on unpromoted in the zone.
             move = rng.choice(sorted(m for m in h_raw if m != "pass") + deferred)
-            if hc.play(move) is None:
+            if hc.play(move, deferral=move in deferred) is None:
                 print(f"HaChu refused its own move {move} after {' '.join(played)}", file=sys.stderr)
                 return 2
             played.append(move)
+        replays += hc.replays
         hc.close()
         if not a.quiet:
             print(f"... game {g}: {len(played)} plies, {positions} positions, {diffs} differences, "
@@ -411,6 +442,7 @@ def main():
     koma.wait()
     print(f"{a.variant}: games: {a.games}, plies up to {a.plies}, seed {a.seed}, oracle: {banner}")
     print(f"moves that may promote: {promotions}, of them taken unpromoted by HaChu as a deferral: {deferrals}")
+    print(f"take-backs by a replay of the game (it holds a deferral HaChu does not list): {replays}")
     print(f"moves that repeat a position (refused by HaChu, lost in koma): {repeats}")
     print(f"games over (a side without king and prince; HaChu prints no new list): {over}")
     print(f"games stopped where the side to move can take the last royal (HaChu prints no new list): {takes}")
