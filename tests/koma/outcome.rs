@@ -354,3 +354,44 @@ fn without_the_check_rule_a_side_loses_when_neither_its_king_nor_its_prince_is_l
         );
     });
 }
+
+/// Chu shogi after a lion on b11 was taken by a non-lion (`c10b11`): the
+/// counterstrike limit remembers b11 for sente's next move. Two moves each
+/// later (`c8g8 d12e11 g8c8 e11d12`) the board and the side to move are as
+/// they were, but without the limit. lishogi's reading (chu-shogi.md)
+/// counts that as a new position; HaChu's (`counterstrike_distinguishes:
+/// false`, tests/diff/variants/chu-shogi-hachu.md) as a repetition, which
+/// gote made and so loses. The moves are a random game of
+/// tests/diff/hachu.py (seed 3, game 18), where HaChu refused `e11d12`.
+#[test]
+fn the_counterstrike_square_makes_a_new_position_unless_a_key_says_not() {
+    let moves = "c1d2 c12d11 b4b5 i10i11 c4c5 k9k8 b3b4 b12b11 d3c4 h9h8 f3e5 h10h9 e5c7 \
+                 g10f8 g4g5 j9j8 j1i2 f8f7 c7b7 f7e5 b7a8 b9b8 a8c8 e5d6 c8d8c7 j8j7 c7b8c7 \
+                 h9g8 e3d3 d6d5c6 c4g8 c9c8 c7c9 f10h10 d3c4 e11f10 c2b3 c6c5c4 c3c4 a9a8 \
+                 c9c10d11 h11g10 d11d10c10 i11h11 c10b10b9 a10a9 g8g9+ c11b12 b9a9b9 b11c10 \
+                 c4c6 g11g9 b9c11 h10i10 b3c4 k10k9 c6c8 i10h9 c11b11 c10b11 c8g8 d12e11 \
+                 g8c8 e11d12";
+    let after = |file: &str| {
+        let mut pos = AnyPosition::start(&game(&crate::common::variant_path(file)));
+        for m in moves.split_whitespace() {
+            assert_eq!(pos.outcome(), None, "{file}: the game goes on before {m}");
+            let mv = pos
+                .parse_move(m)
+                .unwrap_or_else(|e| panic!("{file} {m}: {e}"));
+            pos.try_play(mv)
+                .unwrap_or_else(|e| panic!("{file} {m}: {e}"));
+        }
+        (pos.repetitions(), pos.outcome())
+    };
+    assert_eq!(after("variants/chu-shogi.md"), (1, None));
+    assert_eq!(
+        after("tests/diff/variants/chu-shogi-hachu.md"),
+        (
+            2,
+            Some(Outcome::Win {
+                winner: Color::Sente,
+                reason: Reason::Repetition
+            })
+        )
+    );
+}

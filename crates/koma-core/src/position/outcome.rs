@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::Position;
+use super::{Position, State};
 use crate::board::{Bitboard, Color};
 use crate::rules::{RepetitionResult, Role};
 
@@ -131,13 +131,26 @@ impl<B: Bitboard> Position<B> {
 
     /// How often the current position has occurred (this time included).
     pub fn repetitions(&self) -> u32 {
-        let h = self.hash();
+        let h = self.repeat_key(self.state());
         self.states
             .iter()
             .rev()
             .step_by(2)
-            .filter(|s| s.hash() == h)
+            .filter(|s| self.repeat_key(s) == h)
             .count() as u32
+    }
+
+    /// The key by which a state repeats another: its hash, without the
+    /// square a counterstrike limit remembers where the rules say it does
+    /// not make a different position (`counterstrike_distinguishes: false`).
+    #[inline]
+    fn repeat_key(&self, s: &State<B>) -> u64 {
+        match s.strike {
+            Some(sq) if !self.rules.repetition.counterstrike_distinguishes => {
+                s.hash() ^ self.rules.z_strike[sq.index()]
+            }
+            _ => s.hash(),
+        }
     }
 
     /// What the repetition rule makes of the cycle that ends here (from the
@@ -147,8 +160,12 @@ impl<B: Bitboard> Position<B> {
     /// position seen before with it.
     pub fn cycle_outcome(&self) -> Outcome {
         let rep = self.rules.repetition;
-        let h = self.hash();
-        let first = self.states.iter().position(|s| s.hash() == h).unwrap_or(0);
+        let h = self.repeat_key(self.state());
+        let first = self
+            .states
+            .iter()
+            .position(|s| self.repeat_key(s) == h)
+            .unwrap_or(0);
         if rep.perpetual_check_loses {
             for checker in Color::ALL {
                 // Moves by `checker` in the cycle: the states after them have

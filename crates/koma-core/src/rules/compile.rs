@@ -159,6 +159,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
         count: rules_spec.repetition.count,
         perpetual_check_loses: rules_spec.repetition.perpetual_check_loses,
         result: rules_spec.repetition.result,
+        counterstrike_distinguishes: rules_spec.repetition.counterstrike_distinguishes,
     };
     let zone = rules_spec.promotion_zone as u8;
     for sq in topology.squares() {

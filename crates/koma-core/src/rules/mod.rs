@@ -222,6 +222,9 @@ pub struct Repetition {
     pub perpetual_check_loses: bool,
     /// What the repetition means otherwise.
     pub result: RepetitionResult,
+    /// Whether the square a counterstrike limit remembers is part of the
+    /// position that repeats.
+    pub counterstrike_distinguishes: bool,
 }
 
 /// A compiled variant, generic over the bitboard width.

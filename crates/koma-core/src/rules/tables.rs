@@ -271,6 +271,7 @@ pub(super) fn tables<B: Bitboard>(
             count: 4,
             perpetual_check_loses: true,
             result: RepetitionResult::Draw,
+            counterstrike_distinguishes: true,
         },
         trade: None,
         bare_royal: None,

@@ -420,6 +420,12 @@ pub struct RepetitionSpec {
     /// Whether a side that gave check with every move of the repetition loses.
     #[serde(default = "yes")]
     pub perpetual_check_loses: bool,
+    /// Whether two positions that differ only in the square a counterstrike
+    /// limit remembers (`trade_limits.counterstrike`) are different positions
+    /// for the count: they are (the moves allowed differ), but HaChu
+    /// compares the board, the hands and the side to move only.
+    #[serde(default = "yes")]
+    pub counterstrike_distinguishes: bool,
 }
 
 impl Default for RepetitionSpec {
@@ -428,6 +434,7 @@ impl Default for RepetitionSpec {
             count: default_repetitions(),
             result: RepetitionResult::Draw,
             perpetual_check_loses: true,
+            counterstrike_distinguishes: true,
         }
     }
 }

@@ -68,7 +68,12 @@ pub(super) const RECORDS: &[&str] = &["kif_handicap", "pgn_variant"];
 /// The keys of `engine.eval`: the engine's weights (`koma::engine::Params`).
 pub(super) const EVAL: &[&str] = &crate::variant::schema::EVAL_WEIGHTS;
 /// The keys of `engine.rules.repetition`.
-pub(super) const REPETITION: &[&str] = &["count", "result", "perpetual_check_loses"];
+pub(super) const REPETITION: &[&str] = &[
+    "count",
+    "result",
+    "perpetual_check_loses",
+    "counterstrike_distinguishes",
+];
 /// The keys of `engine.rules.declaration`.
 pub(super) const DECLARATION: &[&str] = &["zone", "pieces", "sente_points", "gote_points"];
 

@@ -324,5 +324,6 @@ impl Checker {
         self.int(rep, path, "count", 2, 100);
         self.choice(rep, path, "result", REPETITION_RESULTS);
         self.boolean(rep, path, "perpetual_check_loses");
+        self.boolean(rep, path, "counterstrike_distinguishes");
     }
 }
