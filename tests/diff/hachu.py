@@ -71,8 +71,9 @@ REPO = Path(__file__).resolve().parents[2]
 PROMOTE = 0x800000
 LIST_HEAD = re.compile(r"^# moveNr = (-?\d+) in \{(-?\d+),(-?\d+)\}$")
 LIST_LINE = re.compile(r"^# (-?\d+)\. ([0-9a-f]{8}) [0-9a-f]{8} (\S+)$")
-# koma's slug: HaChu's name of the game, and the board's files (= ranks).
-VARIANTS = {"dai-shogi": ("dai", 15), "chu-shogi": ("chu", 12)}
+# koma's slug: HaChu's name of the game, the board's files (= ranks), and
+# the ranks of the pawns at the start (see `HaChu.undo`).
+VARIANTS = {"dai-shogi": ("dai", 15, (5, 11)), "chu-shogi": ("chu", 12, (4, 9))}
 
 
 class HaChuError(Exception):
@@ -83,7 +84,8 @@ class HaChu:
     """One HaChu process playing one game in force mode."""
 
     def __init__(self, path, slug="dai-shogi"):
-        variant, self.size = VARIANTS[slug]
+        variant, self.size, pawn_ranks = VARIANTS[slug]
+        self.pawns = frozenset(f"{chr(ord('a') + f)}{r}" for f in range(self.size) for r in pawn_ranks)
         # A row of its board dump: the files and 3 guard cells each side, 4 wide.
         self.board_row = re.compile(r"#(?:[ \d]{4}){%d}" % (self.size + 6))
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -170,20 +172,34 @@ class HaChu:
         if len(made) != 1:
             raise HaChuError(f"no makemove line for {move}: {lines}")
         promoted = bool(int(made[0], 16) & PROMOTE)
-        self.history.append((move, deferral and not promoted))
+        self.push(move, promoted, deferral and not promoted)
         return promoted
+
+    def push(self, move, promoted, deferral):
+        """Adds a move HaChu made to the history, with the unpromoted pawns'
+        squares after it and those of them that declined (see `undo`)."""
+        pawns = self.history[-1][1] if self.history else self.pawns
+        self.history.append((move, moved(pawns, move, promoted),
+                             moved(self.declined(), move, promoted,
+                                   deferral and SQUARE.findall(move)[0] in pawns)))
+
+    def declined(self):
+        """The squares of the pawns that declined a promotion HaChu's list
+        did not offer unpromoted and are still on the board unpromoted."""
+        return self.history[-1][2] if self.history else frozenset()
 
     def refusal(self, move):
         """The reason HaChu gives for refusing a move (`Illegal move
         {REASON}`), or None; a move it takes is taken back."""
-        promoted = None
         self.send(f"usermove {hachu_text(move)}")
         lines = self.ping()
         for l in lines:
             if l.startswith("Illegal move"):
                 return l[len("Illegal move"):].strip(" {}") or None
-        promoted = [l for l in lines if l.startswith("# makemove ")]
-        if promoted:
+        made = [l.split()[2] for l in lines if l.startswith("# makemove ")]
+        if made:
+            promoted = bool(int(made[0], 16) & PROMOTE)
+            self.push(move, promoted, False)
             self.undo()
         return None
 
@@ -193,16 +209,16 @@ class HaChu:
         value 40: chu's and dai's pawn) that declined promotion loses its
         right to promote but on the last rank (`ParseMove`, `promoFlag &=
         LAST_RANK`), and the replay (`TakeBack` through `MakeMove2`) gives
-        it back. Where the game holds such a deferral, the game is started
-        again and its moves typed anew instead."""
+        it back. Where such a piece is still on the board unpromoted, the
+        game is started again and its moves typed anew instead."""
         self.history.pop()
-        if not any(d for _, d in self.history):
+        if not self.declined():
             self.send("undo")
             self.ping()
             return
         self.replays += 1
         self.start()
-        for move, _ in self.history:
+        for move, _, _ in self.history:
             self.send(f"usermove {hachu_text(move)}")
         lines = self.ping()
         refused = [l for l in lines if l.startswith("Illegal move")]
@@ -237,6 +253,18 @@ def koma_text(move):
     a, b = SQUARE.findall(first)
     sq = SQUARE.findall(second)
     return a + b + sq[1] + second[len("".join(sq)):]
+
+
+def moved(marked, move, promoted, mark=False):
+    """The squares of `marked` pieces after `move`: a marked piece that moves
+    takes its mark along unless it promotes, a piece taken (on any square
+    the move names) loses it, and with `mark` the moving piece gets one."""
+    sq = SQUARE.findall(move)
+    mover = sq[0] in marked
+    out = set(marked) - set(sq)
+    if mark or (mover and not promoted):
+        out.add(sq[-1])
+    return frozenset(out)
 
 
 def canonical(move, empty):
