@@ -341,6 +341,8 @@ def main():
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--plies", type=int, default=120)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first-game", type=int, default=0,
+                    help="number of the first game (a game's moves depend on the seed and its number)")
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))
     ap.add_argument("--hachu", default="/usr/games/hachu")
     ap.add_argument("--show", type=int, default=5)
@@ -363,7 +365,7 @@ def main():
         return 2
     positions = diffs = deferrals = promotions = repeats = stale = over = takes = replays = 0
     banner = None
-    for g in range(a.games):
+    for g in range(a.first_game, a.first_game + a.games):
         rng = random.Random(f"{a.seed}:{a.variant}:{g}")
         try:
             hc = HaChu(a.hachu, a.variant)
@@ -386,6 +388,10 @@ def main():
             # HaChu's search stops where the side to move can take the last
             # royal (or none is left) and prints its last list again (that of
             # the other side): the game stops there (see the top).
+            # After a deferral the list printed again is the one the deferral
+            # was read from, which ParseMove changed in place (`m+` to `m`).
+            if previous is not None and played and played[-1] + "+" in previous:
+                previous = (previous - {played[-1] + "+"}) | {played[-1]}
             if h_raw == previous:
                 mover = "sente" if ply % 2 == 0 else "gote"
                 if reply[1] != "-":
