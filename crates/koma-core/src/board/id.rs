@@ -42,7 +42,8 @@ impl PieceId {
         PieceId::new(letter.encode_utf8(&mut buf))
     }
 
-    /// The letters, upper case.
+    /// The letters, upper case: also how a drop move writes the ID (`P*5e`,
+    /// `FD*5e`), bare, since the `*` or `@` that follows ends it.
     pub fn as_str(&self) -> &str {
         let len = self.len();
         std::str::from_utf8(&self.bytes[..len]).expect("IDs are ASCII letters")
@@ -82,12 +83,6 @@ impl PieceId {
             format!("({text})")
         }
     }
-
-    /// As a drop move writes it (`P`, `FD`): upper case, bare, since the
-    /// `*` that follows ends it.
-    pub fn in_drop(&self) -> &str {
-        self.as_str()
-    }
 }
 
 impl fmt::Display for PieceId {
@@ -105,15 +100,15 @@ impl fmt::Debug for PieceId {
 /// A piece ID read from the start of a setup's text: a letter, or letters in
 /// parentheses. Returns the ID, whether it was upper case (sente), and how
 /// many bytes it took; or an error message with the byte offset it is at.
-pub fn read_written_id(text: &str) -> Result<(PieceId, Color, usize), (usize, String)> {
+pub fn read_written_id(text: &str) -> Result<(PieceId, Color, usize), String> {
     let bytes = text.as_bytes();
     let Some(&first) = bytes.first() else {
-        return Err((0, "expected a piece letter".to_string()));
+        return Err("expected a piece letter".to_string());
     };
     if first != b'(' {
         if !first.is_ascii_alphabetic() {
             let c = text.chars().next().expect("text is not empty");
-            return Err((0, format!("expected a piece letter, not {c:?}")));
+            return Err(format!("expected a piece letter, not {c:?}"));
         }
         let id = PieceId::new(&text[..1]).expect("an ASCII letter is an ID");
         let color = if first.is_ascii_uppercase() {
@@ -124,15 +119,12 @@ pub fn read_written_id(text: &str) -> Result<(PieceId, Color, usize), (usize, St
         return Ok((id, color, 1));
     }
     let Some(close) = text.find(')') else {
-        return Err((0, "'(' opens a piece ID that no ')' closes".to_string()));
+        return Err("'(' opens a piece ID that no ')' closes".to_string());
     };
     let inner = &text[1..close];
     let id = PieceId::new(inner).ok_or_else(|| {
-        (
-            0,
-            format!(
-                "'({inner})' is not a piece ID: one to {MAX_ID_LETTERS} ASCII letters in parentheses"
-            ),
+        format!(
+            "'({inner})' is not a piece ID: one to {MAX_ID_LETTERS} ASCII letters in parentheses"
         )
     })?;
     let color = if inner.bytes().all(|b| b.is_ascii_uppercase()) {
@@ -140,15 +132,13 @@ pub fn read_written_id(text: &str) -> Result<(PieceId, Color, usize), (usize, St
     } else if inner.bytes().all(|b| b.is_ascii_lowercase()) {
         Color::Gote
     } else {
-        return Err((
-            0,
-            format!("'({inner})' mixes cases: upper case is sente's piece, lower case gote's"),
+        return Err(format!(
+            "'({inner})' mixes cases: upper case is sente's piece, lower case gote's"
         ));
     };
     if id.len() == 1 {
-        return Err((
-            0,
-            format!("'({inner})': a one-letter piece is written bare, without parentheses"),
+        return Err(format!(
+            "'({inner})': a one-letter piece is written bare, without parentheses"
         ));
     }
     Ok((id, color, close + 1))
@@ -197,7 +187,7 @@ mod tests {
             ("1", "expected a piece letter"),
             ("é", "expected a piece letter"),
         ] {
-            let (_, message) = read_written_id(text).unwrap_err();
+            let message = read_written_id(text).unwrap_err();
             assert!(message.contains(says), "{text}: {message}");
         }
     }

@@ -70,7 +70,7 @@ pub fn format_move<B: Bitboard>(pos: &Position<B>, mv: Move, notation: Notation)
             let sep = if notation == Notation::Usi { '*' } else { '@' };
             let info = rules.role(role);
             let plus = if info.promoted { "+" } else { "" };
-            format!("{plus}{}{sep}{}", info.id.in_drop(), sq(to))
+            format!("{plus}{}{sep}{}", info.id.as_str(), sq(to))
         }
     }
 }

@@ -96,8 +96,7 @@ fn parse_board(text: &str, at: usize) -> Result<Board, SetupError> {
                 rank.push(None);
             }
             c if c.is_ascii_alphabetic() || c == '(' => {
-                let (id, color, used) =
-                    read_written_id(&text[i..]).map_err(|(o, m)| err(col + o, m))?;
+                let (id, color, used) = read_written_id(&text[i..]).map_err(|m| err(col, m))?;
                 next = i + used;
                 rank.push(Some(SetupPiece {
                     color,
@@ -157,7 +156,7 @@ fn parse_hand(
                 ),
             ));
         }
-        let (id, color, used) = read_written_id(&text[i..]).map_err(|(o, m)| err(col + o, m))?;
+        let (id, color, used) = read_written_id(&text[i..]).map_err(|m| err(col, m))?;
         next = i + used;
         let n: u32 = if count.is_empty() {
             1

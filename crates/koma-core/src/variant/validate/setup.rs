@@ -6,7 +6,7 @@ use serde_yaml::{Mapping, Value};
 
 use super::PieceDef;
 use super::shape::Checker;
-use crate::board::{Color, PieceId};
+use crate::board::{Color, PieceId, read_written_id};
 use crate::setup::Setup;
 use crate::variant::Problem;
 
@@ -158,16 +158,16 @@ fn declared_letters(engine: &Mapping) -> Vec<(PieceId, bool)> {
 /// position in the rank: a letter, or an ID in parentheses.
 fn written_pieces(rank: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
-    let mut chars = rank.char_indices().enumerate();
-    while let Some((at, (byte, c))) = chars.next() {
-        if c.is_ascii_alphabetic() {
-            out.push((at, &rank[byte..byte + 1]));
-        } else if c == '('
-            && let Some(len) = rank[byte..].find(')')
-        {
-            out.push((at, &rank[byte..byte + len + 1]));
-            chars.nth(len - 1);
-        }
+    let mut byte = 0;
+    while let Some(c) = rank[byte..].chars().next() {
+        let used = match read_written_id(&rank[byte..]) {
+            Ok((_, _, used)) => {
+                out.push((rank[..byte].chars().count(), &rank[byte..byte + used]));
+                used
+            }
+            Err(_) => c.len_utf8(),
+        };
+        byte += used;
     }
     out
 }
