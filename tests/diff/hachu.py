@@ -27,6 +27,14 @@ the moves it refused as repetitions, numbered again from 0). What is stable:
     it lists one); which non-promotions HaChu accepts is asked of it move by
     move (`usermove m`, then `undo` when it was played).
 
+HaChu's `undo` replays the game from its start (`TakeBack` calls `SetUp`,
+then `MakeMove2` for each move), and so forgets what a typed deferral did
+to a pawn: a pawn (value 40) that declines a promotion its list did not
+offer unpromoted may promote only on the last rank from then on (`ParseMove`
+sets its flags to LAST_RANK), and after an `undo` it may again promote by a
+capture in the zone. Where such a pawn is still on the board unpromoted,
+`HaChu.undo` starts the game again and types its moves anew.
+
 Moves are in HaChu's (XBoard's) coordinates, which are koma's Fairy-Stockfish
 notation for this board (files a-o from sente's left, ranks 1-15 from the
 bottom); HaChu writes a lion's two steps `f1e2,e2d3` where koma writes
