@@ -396,11 +396,12 @@ def main():
             # HaChu's search stops where the side to move can take the last
             # royal (or none is left) and prints its last list again (that of
             # the other side): the game stops there (see the top).
-            # After a deferral the list printed again is the one the deferral
-            # was read from, which ParseMove changed in place (`m+` to `m`).
-            if previous is not None and played and played[-1] + "+" in previous:
-                previous = (previous - {played[-1] + "+"}) | {played[-1]}
-            if h_raw == previous:
+            # The list printed again is the one HaChu made for the last move
+            # (in ParseMove), which may differ from the one printed before
+            # it in promotions only: a deferral changes its `m+` to `m` in
+            # place, and a take-back's replay forgets chu's suppression of
+            # a promotion. The other side's list never has the same moves.
+            if previous is not None and fold(h_raw) == fold(previous):
                 mover = "sente" if ply % 2 == 0 else "gote"
                 if reply[1] != "-":
                     over += 1  # a king taken: koma says who won
