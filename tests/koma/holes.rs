@@ -3,6 +3,7 @@
 //! (oracle.rs, `tests/holes/holey-shogi.tsv`) and snapshotted
 //! (`tests/moves/holes.pos`).
 
+use koma::board::Bitboard;
 use koma::position::AnyPosition;
 use koma::render::{Labels, Style, SvgOptions, board_text, svg};
 use koma::setup::Setup;
@@ -121,4 +122,39 @@ fn holes_are_drawn_as_no_square() {
     assert_eq!(holes, 2);
     let board = board_text(&pos, Style::default());
     assert_eq!(board.matches("###").count(), 2, "{board}");
+}
+
+/// `Rules::between` (a table by the offset of two squares, `rules/lines.rs`)
+/// against a walk: in games whose riders go all eight ways (rook and bishop,
+/// free king), the squares strictly between two squares on a file, rank or
+/// diagonal with no hole or edge on the way, and none for any other pair.
+#[test]
+fn between_is_the_walk_along_each_line() {
+    for file in [HOLEY, "variants/chu-shogi.md", "variants/dai-shogi.md"] {
+        let g = game(&variant_path(file));
+        koma::with_rules!(&g, rules => {
+            let t = rules.topology;
+            let mut lines = 0;
+            for a in t.squares() {
+                let mut expected = std::collections::HashMap::new();
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    let mut path = Vec::new();
+                    let mut k = 1;
+                    while let Some(b) = t.step(a, dx, dy, k) {
+                        expected.insert(b, path.clone());
+                        path.push(b);
+                        k += 1;
+                    }
+                }
+                for b in t.squares() {
+                    let got: Vec<_> = rules.between(a, b).squares().collect();
+                    let mut want = expected.get(&b).cloned().unwrap_or_default();
+                    want.sort();
+                    assert_eq!(got, want, "{file}: between {a:?} and {b:?}");
+                    lines += usize::from(!want.is_empty());
+                }
+            }
+            assert!(lines > 0, "{file}: no pair with squares between");
+        });
+    }
 }

@@ -2,6 +2,7 @@
 //! per-square, per-side move tables the generator runs on.
 
 mod compile;
+mod lines;
 mod shifts;
 mod tables;
 
@@ -327,8 +328,8 @@ pub struct Rules<B> {
     pub(crate) hops: Vec<Hop<B>>,
     /// Ray tables: for each ray kind, one bitboard per square.
     pub(crate) rays: Vec<B>,
-    /// Squares strictly between two squares on a common rider line.
-    pub(crate) between: Vec<B>,
+    /// Which rider lines join two squares, by their offset (`lines.rs`).
+    pub(crate) rider_lines: lines::Lines,
     /// Squares from which a role of a colour can still move (on an empty board).
     pub(crate) mobile: Vec<B>,
     /// Squares a piece of a colour and role may move to without promoting
@@ -638,7 +639,23 @@ impl<B: Bitboard> Rules<B> {
     /// Squares strictly between `a` and `b` along a rider's line (empty if none).
     #[inline]
     pub fn between(&self, a: Square, b: Square) -> B {
-        self.between[a.index() * self.squares + b.index()]
+        // The squares short of `b` on the line from `a` that reaches it:
+        // where several directions join them, the last found.
+        let short_of = |at: u32| {
+            let from_a = self.rays[at as usize + a.index()];
+            from_a
+                .contains(b)
+                .then(|| from_a & !self.rays[at as usize + b.index()] & !B::from_square(b))
+        };
+        match self.rider_lines.joined(a, b) {
+            lines::Joined::None => B::EMPTY,
+            lines::Joined::One(at) => short_of(at).unwrap_or(B::EMPTY),
+            lines::Joined::Many(ats) => ats
+                .iter()
+                .rev()
+                .find_map(|&at| short_of(at))
+                .unwrap_or(B::EMPTY),
+        }
     }
 
     /// Squares from which the role of the colour has at least one move on an

@@ -1,8 +1,9 @@
 //! The move tables of compiled rules: leaps and rides of each role from each
-//! square for each side, the squares between two squares, Zobrist keys.
+//! square for each side, the rider lines that join two squares, Zobrist keys.
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::lines::Lines;
 use super::{Hop, HopRay, PromotionRule, Repetition, RepetitionResult, Ride, RoleInfo, Rules};
 use crate::board::{Bitboard, Color, Topology};
 use crate::dsl::{HopKind, Mode, Moves, Step};
@@ -216,18 +217,9 @@ pub(super) fn tables<B: Bitboard>(
         }
     }
 
-    let mut between = vec![B::EMPTY; n * n];
-    for a in topology.squares() {
-        for &(dx, dy) in &directions {
-            let mut path = B::EMPTY;
-            let mut k = 1;
-            while let Some(b) = topology.step(a, dx, dy, k) {
-                between[a.index() * n + b.index()] = path;
-                path |= B::from_square(b);
-                k += 1;
-            }
-        }
-    }
+    let rider_lines = Lines::new(topology, &directions, |dx, dy| {
+        ray_ids[&(dx, dy, 0, false)] * n as u32
+    });
 
     let mut rng = SplitMix(0x6b6f_6d61_2d7a_6f62);
     let z_board = (0..nroles * 2 * n).map(|_| rng.next()).collect();
@@ -294,7 +286,7 @@ pub(super) fn tables<B: Bitboard>(
         hop_index,
         hops,
         rays,
-        between,
+        rider_lines,
         mobile,
         arrive: Vec::new(),
         zone_masks: Vec::new(),
