@@ -28,7 +28,6 @@ import argparse
 import os
 import random
 import shlex
-import subprocess
 import sys
 import threading
 
@@ -36,84 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from score import elo, interval  # noqa: E402  (this folder's score.py)
-
-
-class Usi:
-    """An engine over USI."""
-
-    def __init__(self, command, variant, hash_mb):
-        self.p = subprocess.Popen(
-            shlex.split(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.send("usi")
-        self.wait("usiok")
-        self.send(f"setoption name USI_Variant value {variant}")
-        self.send(f"setoption name USI_Hash value {hash_mb}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, word):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine ended while waiting for {word}")
-            parts = line.split()
-            if parts and parts[0] == word:
-                return parts
-
-    def new_game(self):
-        self.send("usinewgame")
-        self.send("isready")
-        self.wait("readyok")
-
-    def best(self, moves, nodes):
-        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go nodes {nodes}")
-        parts = self.wait("bestmove")
-        return parts[1] if len(parts) > 1 else "(none)"
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
-
-
-class Referee:
-    """`koma moves --batch`: legal moves, check and result of a position."""
-
-    def __init__(self, binary, variant):
-        self.p = subprocess.Popen(
-            [binary, "moves", "-v", variant, "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-
-    def judge(self, moves):
-        self.p.stdin.write("startpos" + (" moves " + " ".join(moves) if moves else "") + "\n")
-        self.p.stdin.flush()
-        fields = self.p.stdout.readline().rstrip("\n").split("\t")
-        if fields[0] == "error":
-            raise RuntimeError(f"referee: {fields[1]} after {' '.join(moves)}")
-        result = fields[1]
-        legal = fields[2].split() if len(fields) > 2 and fields[2] else []
-        return result, legal
-
-    def close(self):
-        self.p.stdin.close()
-        self.p.wait()
+from clients import Engine, Referee  # noqa: E402
 
 
 def opening(referee, rng, plies):
@@ -150,7 +72,7 @@ def play(args, engines, referee, moves, a_sente):
         if len(moves) >= args.max_plies:
             return 0.5, "adjudicated", len(moves)
         engine = engines[0] if a_to_move else engines[1]
-        m = engine.best(moves, args.nodes)
+        m = engine.best(moves, f"nodes {args.nodes}")
         if m not in legal:
             who = "A" if a_to_move else "B"
             print(f"  {who} played {m}, not legal after: {' '.join(moves)}", flush=True)
@@ -190,7 +112,8 @@ def main():
     failures = []
 
     def worker():
-        engines = [Usi(args.a, args.variant, args.hash), Usi(args.b, args.variant, args.hash)]
+        engines = [Engine(shlex.split(args.a), args.variant, "usi", args.hash),
+                   Engine(shlex.split(args.b), args.variant, "usi", args.hash)]
         referee = Referee(args.referee, args.variant)
         try:
             while True:

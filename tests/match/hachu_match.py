@@ -20,7 +20,6 @@ Output: one line a game (colours, result, plies, why), then the score with
 its 95% interval (tests/match/score.py).
 """
 import argparse
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,50 +29,7 @@ sys.path.insert(0, str(REPO / "tests" / "diff"))
 sys.path.insert(0, str(REPO / "tests" / "match"))
 import hachu  # noqa: E402
 import score  # noqa: E402
-
-
-class Koma:
-    def __init__(self, path, slug):
-        self.p = subprocess.Popen([path, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-        self.send(f"setoption name UCI_Variant value {slug}")
-        self.send("isready")
-        self.until("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("koma exited")
-            if line.startswith(prefix):
-                return line.strip()
-
-    def best(self, moves, movetime):
-        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go movetime {movetime}")
-        return self.until("bestmove").split()[1]
-
-    def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
-
-
-class Judge:
-    def __init__(self, path, slug):
-        self.p = subprocess.Popen([path, "moves", "--variant", slug, "--batch", "--notation", "fairy"],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def ask(self, moves):
-        self.p.stdin.write("startpos" + (" moves " + " ".join(moves) if moves else "") + "\n")
-        self.p.stdin.flush()
-        f = self.p.stdout.readline().rstrip("\n").split("\t")
-        return f[1], set(f[2].split()) if len(f) > 2 else set()
+from clients import Engine, Referee  # noqa: E402
 
 
 def hachu_move(hc):
@@ -97,8 +53,8 @@ def play_game(a, koma_sente):
     """One game: the result for koma (koma, hachu, draw), its plies, why it
     ended, its moves."""
     hc = hachu.HaChu(a.hachu, a.variant)
-    judge = Judge(a.koma, a.variant)
-    engine = Koma(a.koma, a.variant)
+    judge = Referee(a.koma, a.variant, "fairy")
+    engine = Engine([a.koma, "uci"], a.variant, "uci")
     moves = []
     # HaChu starts in force mode; `go` makes it play the side to move from
     # then on, answering each `usermove` with its own move.
@@ -109,7 +65,7 @@ def play_game(a, koma_sente):
         for ply in range(a.max_plies):
             koma_to_move = (ply % 2 == 0) == koma_sente
             if koma_to_move:
-                m = engine.best(moves, a.movetime)
+                m = engine.best(moves, f"movetime {a.movetime}")
             else:
                 if not engaged:
                     hc.send(clock)
@@ -122,14 +78,14 @@ def play_game(a, koma_sente):
                     result = "draw" if claim.startswith("1/2") else "koma"
                     why = f"HaChu made no move and wrote '{claim}'"
                     break
-            _, legal = judge.ask(moves)
+            _, legal = judge.judge(moves)
             if m not in legal:
                 who = "koma" if koma_to_move else "HaChu"
                 result = "hachu" if koma_to_move else "koma"
                 why = f"{who}'s move {m} refused by the judge"
                 break
             moves.append(m)
-            over, _ = judge.ask(moves)
+            over, _ = judge.judge(moves)
             if over != "-":
                 result = "draw" if over == "draw" else ("koma" if (over == "sente") == koma_sente else "hachu")
                 why = f"{over} won" if over != "draw" else "draw by the rules"
@@ -141,7 +97,7 @@ def play_game(a, koma_sente):
     finally:
         hc.close()
         engine.close()
-        judge.p.stdin.close()
+        judge.close()
     return result, len(moves), why, moves
 
 
