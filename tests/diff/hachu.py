@@ -106,8 +106,8 @@ class HaChu:
             if m:
                 self.banner = m.group(1)
         self.variant = variant
-        # The moves of the game, each with whether it was a deferral HaChu
-        # does not list (a promotable move typed unpromoted).
+        # The moves of the game, each with the squares of the unpromoted
+        # pawns after it and of those of them that declined (see `undo`).
         self.history = []
         self.replays = 0
         self.send("memory 16")
@@ -172,16 +172,24 @@ class HaChu:
         last rank) it accepts and makes as the promotion. `deferral`: the
         move is a promotable move typed unpromoted that HaChu's list does
         not hold (see `undo`)."""
+        promoted, _ = self.type_move(move, deferral)
+        return promoted
+
+    def type_move(self, move, deferral):
+        """Types a move: (None, HaChu's reason) where it refused it, else
+        (whether the move it made promotes, None), the move added to the
+        history."""
         self.send(f"usermove {hachu_text(move)}")
         lines = self.ping()
-        if any(l.startswith("Illegal move") for l in lines):
-            return None
+        for l in lines:
+            if l.startswith("Illegal move"):
+                return None, l[len("Illegal move"):].strip(" {}") or None
         made = [l.split()[2] for l in lines if l.startswith("# makemove ")]
         if len(made) != 1:
             raise HaChuError(f"no makemove line for {move}: {lines}")
         promoted = bool(int(made[0], 16) & PROMOTE)
         self.push(move, promoted, deferral and not promoted)
-        return promoted
+        return promoted, None
 
     def push(self, move, promoted, deferral):
         """Adds a move HaChu made to the history, with the unpromoted pawns'
@@ -199,17 +207,10 @@ class HaChu:
     def refusal(self, move):
         """The reason HaChu gives for refusing a move (`Illegal move
         {REASON}`), or None; a move it takes is taken back."""
-        self.send(f"usermove {hachu_text(move)}")
-        lines = self.ping()
-        for l in lines:
-            if l.startswith("Illegal move"):
-                return l[len("Illegal move"):].strip(" {}") or None
-        made = [l.split()[2] for l in lines if l.startswith("# makemove ")]
-        if made:
-            promoted = bool(int(made[0], 16) & PROMOTE)
-            self.push(move, promoted, False)
+        promoted, reason = self.type_move(move, False)
+        if promoted is not None:
             self.undo()
-        return None
+        return reason
 
     def undo(self):
         """Takes back the last move. HaChu's `undo` replays the game from its
@@ -398,9 +399,8 @@ def main():
             # the other side): the game stops there (see the top).
             # The list printed again is the one HaChu made for the last move
             # (in ParseMove), which may differ from the one printed before
-            # it in promotions only: a deferral changes its `m+` to `m` in
-            # place, and a take-back's replay forgets chu's suppression of
-            # a promotion. The other side's list never has the same moves.
+            # it in promotions only (see the top). The other side's list
+            # never has the same moves.
             if previous is not None and fold(h_raw) == fold(previous):
                 mover = "sente" if ply % 2 == 0 else "gote"
                 if reply[1] != "-":
@@ -485,7 +485,7 @@ def main():
     koma.wait()
     print(f"{a.variant}: games: {a.games}, plies up to {a.plies}, seed {a.seed}, oracle: {banner}")
     print(f"moves that may promote: {promotions}, of them taken unpromoted by HaChu as a deferral: {deferrals}")
-    print(f"take-backs by a replay of the game (it holds a deferral HaChu does not list): {replays}")
+    print(f"take-backs by a replay of the game (a pawn that declined is on the board): {replays}")
     print(f"moves that repeat a position (refused by HaChu, lost in koma): {repeats}")
     print(f"games over (a side without king and prince; HaChu prints no new list): {over}")
     print(f"games stopped where the side to move can take the last royal (HaChu prints no new list): {takes}")
