@@ -99,7 +99,7 @@ impl fmt::Debug for PieceId {
 
 /// A piece ID read from the start of a setup's text: a letter, or letters in
 /// parentheses. Returns the ID, whether it was upper case (sente), and how
-/// many bytes it took; or an error message with the byte offset it is at.
+/// many bytes it took; or what is wrong with the ID that starts `text`.
 pub fn read_written_id(text: &str) -> Result<(PieceId, Color, usize), String> {
     let bytes = text.as_bytes();
     let Some(&first) = bytes.first() else {

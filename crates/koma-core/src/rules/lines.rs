@@ -23,7 +23,7 @@ pub(crate) struct Lines {
 }
 
 /// No rider direction joins the two squares.
-pub(crate) const NONE: u32 = u32::MAX;
+const NONE: u32 = u32::MAX;
 /// Several do: the entry's other bits index `Lines::many`.
 const MANY: u32 = 1 << 31;
 

@@ -158,15 +158,16 @@ fn declared_letters(engine: &Mapping) -> Vec<(PieceId, bool)> {
 /// position in the rank: a letter, or an ID in parentheses.
 fn written_pieces(rank: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
-    let mut byte = 0;
+    let (mut byte, mut at) = (0, 0);
     while let Some(c) = rank[byte..].chars().next() {
         let used = match read_written_id(&rank[byte..]) {
             Ok((_, _, used)) => {
-                out.push((rank[..byte].chars().count(), &rank[byte..byte + used]));
+                out.push((at, &rank[byte..byte + used]));
                 used
             }
             Err(_) => c.len_utf8(),
         };
+        at += rank[byte..byte + used].chars().count();
         byte += used;
     }
     out
