@@ -240,6 +240,12 @@ pub fn resolve(pos: &AnyPosition, text: &str) -> Result<Move, String> {
 /// Reads SAN against the legal moves.
 fn san(pos: &AnyPosition, text: &str) -> Option<Move> {
     let t = pos.topology();
+    // SAN names a file by one letter, and on a wider board a file's two
+    // letters could not be told from a hint and a capture's `x`: such a
+    // board's moves are read in coordinates only.
+    if t.cols > 26 {
+        return None;
+    }
     let mut s = text.trim_end_matches('#');
     let mut promoted = false;
     if let Some(r) = s.strip_prefix('+') {

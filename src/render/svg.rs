@@ -309,7 +309,7 @@ fn svg_of<B: Bitboard>(pos: &Position<B>, options: &SvgOptions) -> String {
         let name = if t.rows <= 10 {
             numeral(row + 1)
         } else {
-            ((b'a' + row) as char).to_string()
+            t.rank_letters_from_top(row)
         };
         text(
             &mut s,

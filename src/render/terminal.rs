@@ -101,7 +101,7 @@ fn board_text_of<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
             };
             let _ = write!(s, "{cell}|");
         }
-        let _ = writeln!(s, " {}", (b'a' + row) as char);
+        let _ = writeln!(s, " {}", t.rank_letters_from_top(row));
         let _ = writeln!(s, "{line}");
     }
     let _ = writeln!(s, "sente's hand: {}", hand(Color::Sente));

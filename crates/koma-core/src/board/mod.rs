@@ -195,33 +195,177 @@ impl Topology {
         dy * self.cols as i32 + dx > 0
     }
 
-    /// A square's USI name: file number from sente's right, rank letter
-    /// from the top (`5e`).
+    /// A square's USI name: file number from sente's right, rank letters
+    /// from the top (`5e`; past the 26th rank `aa`, `ab`, … as
+    /// [`square_letters`] names them: `1ab`).
     pub fn usi_name(self, sq: Square) -> String {
         let file = self.cols - self.file(sq);
-        let rank = (b'a' + (self.rows - 1 - self.rank(sq))) as char;
+        let rank = square_letters((self.rows - 1 - self.rank(sq)) as usize);
         format!("{file}{rank}")
     }
 
-    /// The square of a USI name (`5e`, `10i`), if the whole text is one
-    /// on this board.
-    pub fn parse_usi_name(self, name: &str) -> Option<Square> {
-        let digits = name.find(|c: char| !c.is_ascii_digit())?;
-        let (file, rest) = name.split_at(digits);
-        let mut letters = rest.chars();
-        let letter = letters.next().filter(char::is_ascii_lowercase)?;
-        if letters.next().is_some() || file.starts_with('0') {
-            return None;
-        }
-        let file: i32 = file.parse().ok()?;
-        let rank = self.rows as i32 - 1 - (letter as i32 - 'a' as i32);
-        self.square(self.cols as i32 - file, rank)
+    /// A square's Fairy-Stockfish name: file letters from sente's left
+    /// ([`square_letters`]: `a` to `z`, then `aa`, `ab`, …), rank number
+    /// from the bottom (`c3`, `ab3`).
+    pub fn fairy_name(self, sq: Square) -> String {
+        let file = square_letters(self.file(sq) as usize);
+        format!("{file}{}", self.rank(sq) + 1)
     }
 
-    /// A square's Fairy-Stockfish name: file letter from sente's left, rank
-    /// number from the bottom (`c3`).
-    pub fn fairy_name(self, sq: Square) -> String {
-        let file = (b'a' + self.file(sq)) as char;
-        format!("{file}{}", self.rank(sq) + 1)
+    /// Reads a USI square name (file number, rank letters: `5e`, `10i`,
+    /// `1ab`) at the start of `text`: the cell it names (a hole too) and
+    /// the rest of the text; `None` if none of this board starts it.
+    pub fn read_usi_cell(self, text: &str) -> Option<(Square, &str)> {
+        let (file, rest) = read_number(text)?;
+        let (rank, rest) = read_letters(rest)?;
+        let cell = self.cell(self.cols as i32 - file, self.rows as i32 - 1 - rank)?;
+        Some((cell, rest))
+    }
+
+    /// Reads a Fairy-Stockfish square name (file letters, rank number:
+    /// `c3`, `ab12`) at the start of `text`: the cell it names (a hole
+    /// too) and the rest of the text; `None` if none of this board starts it.
+    pub fn read_fairy_cell(self, text: &str) -> Option<(Square, &str)> {
+        let (file, rest) = read_letters(text)?;
+        let (rank, rest) = read_number(rest)?;
+        let cell = self.cell(file, rank - 1)?;
+        Some((cell, rest))
+    }
+
+    /// The square of a USI name (`5e`, `10i`, `1ab`), if the whole text is
+    /// one on this board (not a hole).
+    pub fn parse_usi_name(self, name: &str) -> Option<Square> {
+        match self.read_usi_cell(name) {
+            Some((sq, "")) if !self.is_hole(sq) => Some(sq),
+            _ => None,
+        }
+    }
+
+    /// The name of a rank as USI and the diagrams write it, counted from
+    /// the top (0 = gote's back rank): `a`, `b`, …
+    pub fn rank_letters_from_top(self, row: u8) -> String {
+        square_letters(row as usize)
+    }
+}
+
+/// The letters that name the `index`-th (0-based) file in Fairy-Stockfish
+/// notation or rank in USI: `a` to `z`, then `aa` to `az`, `ba`, … as a
+/// spreadsheet names its columns, so that every board koma holds has names
+/// of one or two letters.
+pub fn square_letters(index: usize) -> String {
+    let mut n = index + 1;
+    let mut out = Vec::new();
+    while n > 0 {
+        n -= 1;
+        out.push(b'a' + (n % 26) as u8);
+        n /= 26;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Reads the lower-case letters at the start of `text` as
+/// [`square_letters`] writes them: the 0-based index and the rest.
+fn read_letters(text: &str) -> Option<(i32, &str)> {
+    let len = text
+        .find(|c: char| !c.is_ascii_lowercase())
+        .unwrap_or(text.len());
+    // Three letters already name more files than a board can have.
+    if len == 0 || len > 3 {
+        return None;
+    }
+    let n = text.as_bytes()[..len]
+        .iter()
+        .fold(0, |n, &b| n * 26 + i32::from(b - b'a') + 1);
+    Some((n - 1, &text[len..]))
+}
+
+/// Reads the decimal number at the start of `text` (no leading zero): the
+/// number and the rest.
+fn read_number(text: &str) -> Option<(i32, &str)> {
+    let len = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    if len == 0 || len > 4 || text.starts_with('0') {
+        return None;
+    }
+    Some((text[..len].parse().ok()?, &text[len..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_go_on_past_z_as_spreadsheet_columns() {
+        let names: Vec<String> = [0, 1, 25, 26, 27, 35, 51, 52, 701, 702]
+            .into_iter()
+            .map(square_letters)
+            .collect();
+        assert_eq!(
+            names,
+            ["a", "b", "z", "aa", "ab", "aj", "az", "ba", "zz", "aaa"]
+        );
+        for i in 0..702 {
+            let name = square_letters(i);
+            assert_eq!(read_letters(&name), Some((i as i32, "")), "{name}");
+        }
+    }
+
+    #[test]
+    fn every_square_name_reads_back_on_boards_past_26_files_or_ranks() {
+        for t in [
+            Topology::rectangle(7, 36),
+            Topology::rectangle(36, 7),
+            Topology::rectangle(9, 9),
+            Topology::rectangle(1, 1),
+        ] {
+            let mut usi = std::collections::HashSet::new();
+            let mut fairy = std::collections::HashSet::new();
+            for sq in t.squares() {
+                let (u, f) = (t.usi_name(sq), t.fairy_name(sq));
+                assert_eq!(t.parse_usi_name(&u), Some(sq), "{u}");
+                assert_eq!(t.read_usi_cell(&u), Some((sq, "")), "{u}");
+                assert_eq!(t.read_fairy_cell(&f), Some((sq, "")), "{f}");
+                // Followed by another name or a suffix, as in a move.
+                assert_eq!(t.read_usi_cell(&format!("{u}1a+")), Some((sq, "1a+")));
+                assert_eq!(t.read_fairy_cell(&format!("{f}a1")), Some((sq, "a1")));
+                assert!(usi.insert(u) && fairy.insert(f));
+            }
+        }
+        let wide = Topology::rectangle(7, 36);
+        let corner = wide.square(35, 6).expect("on the board");
+        assert_eq!(wide.fairy_name(corner), "aj7");
+        assert_eq!(wide.usi_name(corner), "1a");
+        let tall = Topology::rectangle(36, 7);
+        let corner = tall.square(0, 0).expect("on the board");
+        assert_eq!(tall.usi_name(corner), "7aj");
+        assert_eq!(tall.fairy_name(corner), "a1");
+    }
+
+    #[test]
+    fn names_off_the_board_or_malformed_read_as_none() {
+        let t = Topology::rectangle(9, 9);
+        for text in [
+            "", "0e", "05e", "10e", "5j", "5", "e", "j1", "a0", "a10", "a01", "5E", "aaaa1",
+        ] {
+            assert_eq!(
+                t.read_usi_cell(text).filter(|(_, r)| r.is_empty()),
+                None,
+                "{text}"
+            );
+            assert_eq!(
+                t.read_fairy_cell(text).filter(|(_, r)| r.is_empty()),
+                None,
+                "{text}"
+            );
+        }
+        // A hole is a cell a name can read, but not a square.
+        let holed = t.with_hole(0, 0);
+        assert_eq!(
+            holed.read_fairy_cell("a1").map(|(c, _)| holed.is_hole(c)),
+            Some(true)
+        );
+        assert_eq!(holed.parse_usi_name("9i"), None);
     }
 }

@@ -216,28 +216,10 @@ fn unreadable(text: &str, reason: impl Into<String>) -> MoveError {
 /// Reads a square in either notation (USI `5e`, Fairy `c3`); returns it and
 /// the rest. A hole of the board is read too, for [`parse_move`] to name.
 fn parse_square(t: Topology, s: &str, usi: bool) -> Option<(Square, &str)> {
-    let digits = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     if usi {
-        let file: i32 = s[..digits].parse().ok()?;
-        let letter = s[digits..].chars().next()?;
-        if !letter.is_ascii_lowercase() {
-            return None;
-        }
-        let rank = t.rows as i32 - 1 - (letter as i32 - 'a' as i32);
-        let sq = t.cell(t.cols as i32 - file, rank)?;
-        Some((sq, &s[digits + 1..]))
+        t.read_usi_cell(s)
     } else {
-        let letter = s.chars().next()?;
-        if !letter.is_ascii_lowercase() {
-            return None;
-        }
-        let rest = &s[1..];
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let rank: i32 = rest[..digits].parse().ok()?;
-        let sq = t.cell(letter as i32 - 'a' as i32, rank - 1)?;
-        Some((sq, &rest[digits..]))
+        t.read_fairy_cell(s)
     }
 }
 

@@ -4,11 +4,15 @@
 //! One more limit lives with what it bounds: the squares of a board
 //! ([`crate::board::MAX_SQUARES`], the widest bitboard).
 
-/// The most ranks a board may have (files are named `a` to `z`).
-pub const MAX_RANKS: u32 = 26;
+/// The most ranks a board may have: the 36 of the largest shogi
+/// (taikyoku), named in USI `a` to `z`, then `aa` to `aj`
+/// ([`crate::board::square_letters`]). The squares of the whole board are
+/// bounded too, by [`crate::board::MAX_SQUARES`].
+pub const MAX_RANKS: u32 = 36;
 
-/// The most files a board may have (one letter each, `a` to `z`).
-pub const MAX_FILES: u32 = 26;
+/// The most files a board may have: 36, named in Fairy-Stockfish
+/// notation `a` to `z`, then `aa` to `aj`.
+pub const MAX_FILES: u32 = 36;
 
 /// The most piece kinds (promoted sides included) a variant may declare.
 ///
@@ -31,8 +35,9 @@ mod tests {
     fn the_readme_quotes_each_limit() {
         let readme = include_str!("../../../../variants/README.md");
         for quote in [
-            format!("number of ranks (1–{MAX_RANKS})"),
-            format!("number of files (1–{MAX_FILES}); rows × cols ≤ {MAX_SQUARES}"),
+            format!("number of ranks (1–{MAX_RANKS};"),
+            format!("number of files (1–{MAX_FILES};"),
+            format!("rows × cols ≤ {MAX_SQUARES}"),
             format!("at most {MAX_ROLES} kinds, promoted sides included"),
             format!("Parents may have parents (up to {MAX_PARENT_DEPTH} deep)"),
         ] {
