@@ -7,7 +7,7 @@
 //! inheritance, the validator), [`rules`] (the compiled tables), [`position`]
 //! (positions, move generation, outcomes; [`Game`] and
 //! [`position::AnyPosition`] over the bitboard widths), [`notation`],
-//! [`error`], [`engine`], [`render`], [`record`], [`protocol`], [`play`], [`server`]. A
+//! [`error`], [`engine`], [`render`], [`export`], [`record`], [`protocol`], [`play`], [`server`]. A
 //! test (`tests/koma/layers.rs`) holds them to it. The layers up to [`error`]
 //! are the crate `koma-core`, [`engine`] is `koma-engine`, the rest is this
 //! crate (`crates/` and the workspace's `Cargo.toml`); this crate re-exports
@@ -24,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+pub mod export;
 pub mod play;
 pub mod protocol;
 pub mod record;

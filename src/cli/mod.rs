@@ -3,6 +3,7 @@
 
 mod bench;
 mod convert;
+mod export;
 mod list;
 mod moves;
 mod perft;
@@ -60,6 +61,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Fit the evaluation's weights to positions scored by another engine.
     Tune(tune::TuneArgs),
+    /// Write a variant for another engine (a Fairy-Stockfish variants.ini section).
+    Variant(export::VariantArgs),
 }
 
 /// Move notation for output (input accepts both).
@@ -169,6 +172,7 @@ pub fn main() -> ExitCode {
         Command::Uci(a) => protocol(Dialect::Uci, &a.variant(Dialect::Uci), None),
         Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out.lock()),
         Command::Serve(args) => serve::run(&args, &mut out.lock()),
+        Command::Variant(args) => export::run(&args, &mut out.lock()),
     };
     finish(result, &mut out)
 }

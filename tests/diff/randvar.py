@@ -62,7 +62,9 @@ Options: --count N (variants, seeds SEED..SEED+N-1), --seed S, --seeds a,b,
 this folder), --keep DIR (write every variant's .md and .ini there),
 --quiet, --show N (differences printed in full per variant, default 3),
 --no-filter (keep the pieces that Fairy-Stockfish reads otherwise than koma),
---tally (only count the rules drawn for the seeds; no engine is run).
+--tally (only count the rules drawn for the seeds; no engine is run),
+--ini-from-koma (give pyffish the section `koma variant export` writes from
+each variant's .md instead of this script's own: a check of the exporter).
 Exit: 0 no difference, 1 differences, 2 a tool could not run.
 """
 import argparse
@@ -503,6 +505,10 @@ def fs_text(v):
 # ---------------------------------------------------------------------------
 # Comparing
 
+class Refused(Exception):
+    """`koma variant export` says the variant cannot go to Fairy-Stockfish."""
+
+
 class Run:
     """The oracle (harness.Oracle, plain pyffish calls) and koma for variants."""
 
@@ -514,10 +520,12 @@ class Run:
         self.dir.mkdir(parents=True, exist_ok=True)
 
     def load(self, v):
-        v.ini = fs_text(v)
         v.md = koma_text(v)
         v.path = self.dir / f"rv-{v.seed}.md"
         v.path.write_text(v.md)
+        v.ini = self.exported(v) if self.a.ini_from_koma else fs_text(v)
+        if v.ini is None:
+            return
         (self.dir / f"rv-{v.seed}.ini").write_text(v.ini)
         self.oracle.sf_raw.load_variant_config(v.ini)
         # the oracle's rules where pyffish alone does not say them
@@ -527,8 +535,21 @@ class Run:
         if v.check_wins:
             self.oracle.gen.CHECK_COUNTING.add(v.fs)
 
+    def exported(self, v):
+        """The section `koma variant export` writes for the variant's file."""
+        r = subprocess.run([self.a.koma, "variant", "export", str(v.path), "--to", "ini",
+                            "--name", v.fs], capture_output=True, text=True, timeout=60)
+        if r.returncode != 0 and "cannot be written as" in r.stderr:
+            raise Refused(r.stderr.strip().split("\n", 1)[-1].strip())
+        if r.returncode != 0:
+            # koma refuses the file itself (a start in check): another start
+            return None
+        return r.stdout
+
     def start_ok(self, v):
         """Neither side attacked at the start, and FS reads the start as written."""
+        if v.ini is None:
+            return False
         if harness.pos_key(self.sf.get_fen(v.fs, v.start, [])) != harness.pos_key(v.start):
             return False
         other = v.start.replace(" w ", " b ")
@@ -706,6 +727,7 @@ def main():
     ap.add_argument("--tally", action="store_true")
     ap.add_argument("--keep", default="")
     ap.add_argument("--no-filter", action="store_true")
+    ap.add_argument("--ini-from-koma", action="store_true")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--show", type=int, default=3)
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))
@@ -734,19 +756,30 @@ def main():
         print(f"randvar: cannot run the oracle: {e}", file=sys.stderr)
         sys.exit(2)
     t0 = time.time()
-    total = {"variants": 0, "positions": 0, "nodes": 0, "diffs": 0, "diff_variants": 0, "retries": 0}
+    total = {"variants": 0, "positions": 0, "nodes": 0, "diffs": 0, "diff_variants": 0, "retries": 0,
+             "refused": 0}
     failed = False
     for seed in seeds:
         v, rng = generate(seed, not a.no_filter)
-        for _try in range(50):
-            v.fs = f"rv{seed}t{_try}"
-            place(v, rng)
-            run.load(v)
-            if run.start_ok(v):
-                break
-            total["retries"] += 1
-        else:
-            print(f"rv-{seed}: no start without check in 50 tries", flush=True)
+        try:
+            for _try in range(50):
+                v.fs = f"rv{seed}t{_try}"
+                place(v, rng)
+                run.load(v)
+                if run.start_ok(v):
+                    break
+                total["retries"] += 1
+            else:
+                print(f"rv-{seed}: no start without check in 50 tries", flush=True)
+                continue
+        except harness.HarnessError as e:
+            print(f"HARNESS ERROR rv-{seed}: {e}", flush=True)
+            failed = True
+            continue
+        except Refused as e:
+            total["refused"] += 1
+            if not a.quiet:
+                print(f"rv-{seed}: not exported ({e})", file=sys.stderr, flush=True)
             continue
         t1 = time.time()
         try:
@@ -774,7 +807,8 @@ def main():
                   f"({time.time() - t1:.1f} s)", file=sys.stderr, flush=True)
     print(f"variants: {total['variants']}, perft nodes: {total['nodes']}, "
           f"positions: {total['positions']}, differences: {total['diffs']} "
-          f"(in {total['diff_variants']} variants), time {time.time() - t0:.0f} s")
+          f"(in {total['diff_variants']} variants), time {time.time() - t0:.0f} s"
+          + (f"; not exported: {total['refused']}" if a.ini_from_koma else ""))
     sys.exit(2 if failed else 1 if total["diffs"] else 0)
 
 

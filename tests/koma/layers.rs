@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["error"],
     &["engine"],
     &["render"],
+    &["export"],
     &["record"],
     &["protocol"],
     &["play"],

@@ -7,6 +7,7 @@ mod common;
 mod compiled;
 mod docs;
 mod engine;
+mod export;
 mod fuzz;
 mod holes;
 mod keys;

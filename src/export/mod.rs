@@ -1,0 +1,4 @@
+//! Variants written for other engines: a Fairy-Stockfish `variants.ini`
+//! section ([`ini`]).
+
+pub mod ini;
