@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex};
 /// koma: shogi variants as data. Games are read from variant files at run time.
 ///
 /// Started without a command by a shogi or chess GUI (standard input not a
-/// terminal, its first line `usi` or `uci`), koma speaks that protocol.
+/// terminal, its first line `usi`, `uci` or `xboard`), koma speaks that protocol.
 #[derive(Parser)]
 #[command(name = "koma", version, about)]
 struct Cli {
@@ -49,6 +49,8 @@ enum Command {
     Usi(ProtocolArgs),
     /// Speak UCI as Fairy-Stockfish does (UCI_Variant; FEN and its move notation).
     Uci(ProtocolArgs),
+    /// Speak the XBoard / WinBoard protocol (CECP v2), as the GUIs of the large shogis want.
+    Xboard(ProtocolArgs),
     /// Play a game in the terminal against the engine (or another person).
     Play(play::PlayArgs),
     /// List the embedded variants: slug, title, board (files×ranks), players.
@@ -170,6 +172,7 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => convert::run(&args, &mut out.lock()),
         Command::Usi(a) => protocol(Dialect::Usi, &a.variant(Dialect::Usi), None),
         Command::Uci(a) => protocol(Dialect::Uci, &a.variant(Dialect::Uci), None),
+        Command::Xboard(a) => xboard(&a.variant(Dialect::Usi), None),
         Command::Play(args) => play::run(&args, &mut std::io::stdin().lock(), &mut out.lock()),
         Command::Serve(args) => serve::run(&args, &mut out.lock()),
         Command::Variant(args) => export::run(&args, &mut out.lock()),
@@ -222,6 +225,16 @@ fn protocol(dialect: Dialect, variant: &str, first: Option<Peeked>) -> Result<()
     serve(dialect, input, out, variant)
 }
 
+/// Serves XBoard's protocol on standard input; `first` is a line already read from it.
+fn xboard(variant: &str, first: Option<Peeked>) -> Result<(), Error> {
+    let out: Output = Arc::new(Mutex::new(Box::new(std::io::stdout())));
+    let input: Box<dyn std::io::BufRead + Send> = match first {
+        Some((line, rest)) => Box::new(std::io::Cursor::new(line).chain(rest)),
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+    };
+    koma::protocol::serve_xboard(input, out, variant)
+}
+
 /// A line read from standard input, and the reader that read it.
 type Peeked = (Vec<u8>, std::io::BufReader<std::io::Stdin>);
 
@@ -254,6 +267,7 @@ fn guess_protocol() -> Result<(), Error> {
     let dialect = match line.split_whitespace().next() {
         Some("usi") => Dialect::Usi,
         Some("uci") => Dialect::Uci,
+        Some("xboard") => return xboard(default_variant(Dialect::Usi), Some((first, reader))),
         _ => {
             let shown: String = line.trim().chars().take(40).collect();
             let what = if shown.is_empty() {
@@ -262,7 +276,7 @@ fn guess_protocol() -> Result<(), Error> {
                 format!("its first line is '{shown}'")
             };
             return Err(Error::Usage(format!(
-                "no command given and {what}: name a command (see 'koma --help'), or send 'usi' or 'uci' first to speak that protocol"
+                "no command given and {what}: name a command (see 'koma --help'), or send 'usi', 'uci' or 'xboard' first to speak that protocol"
             )));
         }
     };

@@ -15,6 +15,9 @@
 //! until `stop` or another limit of the `go`.
 
 mod go;
+mod xboard;
+
+pub use xboard::serve_xboard;
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;

@@ -65,7 +65,7 @@ def main():
             refused.append((slug, lines[1].strip() if len(lines) > 1 else r.stderr.strip()))
             continue
         ini = r.stdout
-        (keep / f"{slug}.ini").write_text(ini)
+        (keep / f"{Path(slug).stem}.ini").write_text(ini)
         name, keys = section(ini)
         v = randvar.Variant()
         v.seed, v.fs, v.path, v.ini = slug, name, slug, ini

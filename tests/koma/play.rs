@@ -328,7 +328,7 @@ fn without_a_command_other_input_is_refused() {
         assert_eq!(code, Some(2), "{input:?}: {out} {err}");
         assert!(out.is_empty(), "{input:?}: {out}");
         assert!(err.contains("no command given"), "{input:?}: {err}");
-        assert!(err.contains("'usi' or 'uci'"), "{input:?}: {err}");
+        assert!(err.contains("'usi', 'uci' or 'xboard'"), "{input:?}: {err}");
     }
 }
 

@@ -395,3 +395,128 @@ fn position_moves_read_a_pass_through_any_empty_square() {
         "{out:?}"
     );
 }
+
+/// koma's answers to an XBoard session (`koma xboard`, or `koma` with
+/// `xboard` first), thinking lines dropped.
+fn xboard(args: &[&str], input: &str) -> Vec<String> {
+    let (out, err, code) = koma_with_input(args, input.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    // A thinking line: depth, score, time, nodes, then the moves.
+    let thinking = |l: &str| {
+        let w: Vec<&str> = l.split(' ').collect();
+        w.len() >= 4 && w[..4].iter().all(|x| x.parse::<i64>().is_ok())
+    };
+    out.lines()
+        .filter(|l| !thinking(l))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn xboard_features_name_every_variant_and_the_protocol_koma_speaks() {
+    let lines = xboard(&[], "xboard\nprotover 2\nquit\n");
+    let feature = lines.first().expect("a feature line");
+    for f in ["usermove=1", "setboard=1", "ping=1", "sigint=0", "done=1"] {
+        assert!(feature.contains(f), "{f} in {feature}");
+    }
+    let variants = feature
+        .split("variants=\"")
+        .nth(1)
+        .and_then(|v| v.split('"').next())
+        .expect("variants");
+    let names: Vec<&str> = variants.split(',').collect();
+    for v in ["shogi", "chu", "judkins-shogi", "dai-shogi"] {
+        assert!(names.contains(&v), "{v} in {variants}");
+    }
+}
+
+#[test]
+fn xboard_plays_moves_takes_them_back_and_answers_pings_in_order() {
+    let input = "xboard\nprotover 2\nnew\nvariant judkins-shogi\nsd 2\nusermove a2a3\nping 1\nundo\nundo\nforce\nusermove a2a3\nping 2\ngo\nping 3\nquit\n";
+    let lines = xboard(&["xboard"], input);
+    let moves: Vec<&String> = lines.iter().filter(|l| l.starts_with("move ")).collect();
+    assert_eq!(moves.len(), 2, "{lines:?}");
+    // After a2a3 the engine (gote) answered; in force mode it waits, and
+    // `go` makes it play gote's move again.
+    let legal = koma_with_input(
+        &[
+            "moves",
+            "--variant",
+            "judkins-shogi",
+            "--moves",
+            "a2a3",
+            "--notation",
+            "fairy",
+        ],
+        b"",
+    )
+    .0;
+    for m in &moves {
+        assert!(legal.lines().any(|l| l == &m[5..]), "{m} legal after a2a3");
+    }
+    let order: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("move ") || l.starts_with("pong "))
+        .map(|l| l.split(' ').next().unwrap_or_default())
+        .collect();
+    assert_eq!(order, ["move", "pong", "pong", "move", "pong"], "{lines:?}");
+}
+
+#[test]
+fn xboard_refuses_bad_moves_positions_and_commands_with_reasons() {
+    let input = "xboard\nprotover 2\nnew\nvariant judkins-shogi\nforce\nusermove a2a5\nusermove z9z9\nsetboard not a fen\nlevel 40\nvariant no-such-game\nfrobnicate\nusermove a2a3\nping 9\nquit\n";
+    let lines = xboard(&["xboard"], input);
+    let has = |p: &str| lines.iter().any(|l| l.starts_with(p));
+    assert!(has("Illegal move ("), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Illegal move") && l.ends_with(": z9z9")),
+        "{lines:?}"
+    );
+    assert!(has("tellusererror Illegal position"), "{lines:?}");
+    assert!(has("Error (bad level"), "{lines:?}");
+    assert!(has("Error (unknown variant): no-such-game"), "{lines:?}");
+    assert!(has("Error (unknown command): frobnicate"), "{lines:?}");
+    // The session goes on after each refusal: the legal move is taken.
+    assert!(has("pong 9"), "{lines:?}");
+    assert!(!has("move "), "force mode makes no move: {lines:?}");
+}
+
+#[test]
+fn xboard_announces_the_result_of_the_engines_mate() {
+    // Sente (white) mates with G*b2 or a drop next to gote's king.
+    let fen = "k5/6/1K4/6/6/6[G] w - - 0 1";
+    let input = format!(
+        "xboard\nprotover 2\nnew\nvariant judkins-shogi\nforce\nsetboard {fen}\nsd 3\ngo\nquit\n"
+    );
+    let lines = xboard(&["xboard"], &input);
+    let i = lines
+        .iter()
+        .position(|l| l.starts_with("move "))
+        .expect("a move");
+    assert_eq!(
+        lines.get(i + 1).map(String::as_str),
+        Some("1-0 {sente wins by checkmate}"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn xboard_takes_a_lions_two_legs_as_xboard_writes_them() {
+    // The game of issue 45, in chu shogi: gote's lion on d5 takes the pawn
+    // on c4 without moving, written as XBoard writes two legs.
+    let moves = "f3d2 g10f8 i3i2 j9j8 d2b2 f8h7 j1k2 h7g8 b2d2 g8f7 a4a5 f7g8,g8f7 g3f3 e11d11 d2b2 f7d5 b2d2 d5c4,c4d5";
+    let mut input = "xboard\nprotover 2\nnew\nvariant chu\nforce\n".to_string();
+    for m in moves.split(' ') {
+        input.push_str(&format!("usermove {m}\n"));
+    }
+    input.push_str("ping 1\nquit\n");
+    let lines = xboard(&["xboard"], &input);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("pong 1"),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+}

@@ -1,0 +1,451 @@
+//! The XBoard / WinBoard protocol (CECP version 2), as HaChu and
+//! Fairy-Stockfish speak it to the GUIs of the large shogis.
+//!
+//! Commands: `xboard`, `protover N` (answered with the features: `usermove`,
+//! `setboard`, `ping`, `variants` with every koma variant, `sigint=0`,
+//! `sigterm=0`, `done=1`), `new`, `variant NAME`, `force`, `go`,
+//! `playother`, `usermove MOVE` (or a bare move), `level MPS BASE INC`,
+//! `st SECONDS`, `sd DEPTH`, `time CS`, `otim CS`, `setboard FEN`, `undo`,
+//! `remove`, `result ...`, `ping N`, `post`, `nopost`, `?`, `quit`; the
+//! rest is answered `Error (unknown command): ...` or ignored where the
+//! protocol lets an engine ignore it (`hard`, `easy`, `random`, `computer`,
+//! `name`, `accepted`, `rejected`, `draw`, `bk`, `hint`, `.`).
+//!
+//! Moves are written as XBoard writes a board's squares: file letters from
+//! the first player's left, rank numbers from the first player's side
+//! (Fairy-Stockfish's notation, `e1e2`, `e1a5+`, `P@c3`); a move in two legs
+//! names its legs apart, `f1e2,e2d3` (and `f1e2,e2f1` for a capture without
+//! moving), as HaChu does. White is sente, who moves first. The engine thinks
+//! in the loop that reads the commands, so a `?` sent while it thinks is read
+//! after it has moved.
+
+use std::io::BufRead;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::{Output, say};
+use crate::board::Color;
+use crate::engine::{Clock, Engine, Limits};
+use crate::notation::Notation;
+use crate::position::{AnyPosition, Game, Move, Outcome};
+use crate::setup::Setup;
+use crate::variant;
+
+/// What the engine may spend on a move: XBoard's `level`, `st` and `sd`.
+#[derive(Clone, Copy, Debug, Default)]
+struct TimeControl {
+    /// Moves per session (0: the whole game), base time, increment.
+    level: Option<(u32, Duration, Duration)>,
+    /// `st`: exactly this long a move.
+    per_move: Option<Duration>,
+    /// `sd`: at most this depth.
+    depth: Option<u32>,
+}
+
+struct XSession {
+    game: Game,
+    pos: AnyPosition,
+    /// Force mode: moves are taken, none is made.
+    force: bool,
+    /// The side the engine plays.
+    engine_side: Option<Color>,
+    tc: TimeControl,
+    /// `time` and `otim`: the engine's and its opponent's clocks.
+    clock: Option<Duration>,
+    post: bool,
+    engine: Engine,
+    out: Output,
+}
+
+/// Serves XBoard's protocol on `input` until `quit` or the input's end.
+pub fn serve_xboard(
+    input: Box<dyn BufRead + Send>,
+    out: Output,
+    variant: &str,
+) -> Result<(), crate::Error> {
+    let game = Game::load(variant)?;
+    let pos = AnyPosition::start(&game);
+    let mut s = XSession {
+        game,
+        pos,
+        force: false,
+        engine_side: Some(Color::Gote),
+        tc: TimeControl::default(),
+        clock: None,
+        post: false,
+        engine: Engine::new(64),
+        out,
+    };
+    let mut input = input;
+    while let Ok(Some(line)) = crate::text::read_line_lossy(&mut input) {
+        let line = line.trim_end_matches(['\n', '\r']).trim().to_string();
+        if line.is_empty() {
+            continue;
+        }
+        if !s.command(&line) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// XBoard's name of a move: Fairy-Stockfish's, with a two-leg move's legs
+/// apart (`f1e2,e2d3`).
+fn xboard_text(pos: &AnyPosition, mv: Move) -> String {
+    match mv {
+        Move::MultiLeg {
+            from,
+            via,
+            to,
+            promote,
+        } => {
+            let t = pos.topology();
+            let (a, b, c) = (t.fairy_name(from), t.fairy_name(via), t.fairy_name(to));
+            format!("{a}{b},{b}{c}{}", if promote { "+" } else { "" })
+        }
+        _ => pos.format_move(mv, Notation::Fairy),
+    }
+}
+
+/// koma's text of a move XBoard writes: legs joined (`f1e2,e2d3` →
+/// `f1e2d3`), the second leg starting where the first ends.
+fn koma_text(pos: &AnyPosition, text: &str) -> Result<String, String> {
+    let Some((first, second)) = text.split_once(',') else {
+        return Ok(text.to_string());
+    };
+    let t = pos.topology();
+    let squares = |leg: &str| -> Option<(usize, usize, String)> {
+        let (_, rest) = t.read_fairy_cell(leg)?;
+        let (_, tail) = t.read_fairy_cell(rest)?;
+        Some((
+            leg.len() - rest.len(),
+            rest.len() - tail.len(),
+            tail.to_string(),
+        ))
+    };
+    let bad = || format!("'{text}' is not two legs such as f1e2,e2d3");
+    let (a, b, tail1) = squares(first).ok_or_else(bad)?;
+    let (c, _, tail2) = squares(second).ok_or_else(bad)?;
+    if !tail1.is_empty() || first[a..a + b] != second[..c] {
+        return Err(format!(
+            "the second leg of '{text}' does not start where the first ends"
+        ));
+    }
+    Ok(format!(
+        "{first}{}{tail2}",
+        &second[c..second.len() - tail2.len()]
+    ))
+}
+
+impl XSession {
+    fn say(&self, line: &str) {
+        say(&self.out, line);
+    }
+
+    /// Handles one line; false ends the session.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let rest = line[words[0].len()..].trim();
+        match words[0] {
+            "xboard" | "hard" | "easy" | "random" | "computer" | "name" | "accepted"
+            | "rejected" | "bk" | "hint" | "." | "draw" | "ics" | "cores" | "memory" | "exit" => {}
+            "protover" => self.features(),
+            "new" => {
+                self.pos = AnyPosition::start(&self.game);
+                self.force = false;
+                self.engine_side = Some(Color::Gote);
+                self.tc.depth = None;
+                self.engine.clear();
+            }
+            "variant" => match Game::load(rest) {
+                Ok(g) => {
+                    self.game = g;
+                    self.pos = AnyPosition::start(&self.game);
+                }
+                Err(e) => self.say(&format!(
+                    "Error (unknown variant): {rest}: {}",
+                    first_line(&e.to_string())
+                )),
+            },
+            "force" => self.force = true,
+            "go" => {
+                self.force = false;
+                self.engine_side = Some(self.pos.turn());
+                self.think();
+            }
+            "playother" => {
+                self.force = false;
+                self.engine_side = Some(self.pos.turn().opposite());
+            }
+            "white" | "black" => {}
+            "level" => self.level(&words[1..], line),
+            "st" => match rest.parse::<f64>() {
+                Ok(s) if s > 0.0 && s.is_finite() => {
+                    self.tc.per_move = Some(Duration::from_secs_f64(s.min(1e6)))
+                }
+                _ => self.say(&format!("Error (bad seconds): {line}")),
+            },
+            "sd" => match rest.parse::<u32>() {
+                Ok(d) if d > 0 => self.tc.depth = Some(d),
+                _ => self.say(&format!("Error (bad depth): {line}")),
+            },
+            "time" => match rest.parse::<u64>() {
+                Ok(cs) => self.clock = Some(Duration::from_millis(cs.saturating_mul(10))),
+                _ => self.say(&format!("Error (bad time): {line}")),
+            },
+            "otim" => {
+                if rest.parse::<u64>().is_err() {
+                    self.say(&format!("Error (bad time): {line}"));
+                }
+            }
+            "setboard" => self.setboard(rest),
+            "undo" => {
+                self.pos.undo();
+            }
+            "remove" => {
+                self.pos.undo();
+                self.pos.undo();
+            }
+            "result" => self.force = true,
+            "ping" => self.say(&format!("pong {rest}")),
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "?" => {}
+            "quit" => return false,
+            "usermove" => self.user_move(rest),
+            _ if looks_like_move(words[0]) && words.len() == 1 => self.user_move(words[0]),
+            _ => self.say(&format!("Error (unknown command): {}", words[0])),
+        }
+        true
+    }
+
+    fn features(&self) {
+        // The slugs and their aliases: XBoard draws the games it knows by
+        // their names (`shogi`, `chu`).
+        let mut names: Vec<String> = variant::catalogue().iter().map(|s| s.to_string()).collect();
+        names.extend(variant::aliases().into_iter().map(|(a, _)| a));
+        names.sort();
+        names.dedup();
+        self.say(&format!(
+            "feature myname=\"koma {}\" variants=\"{}\" usermove=1 setboard=1 ping=1 sigint=0 sigterm=0 colors=0 analyze=0 time=1 reuse=1 done=1",
+            env!("CARGO_PKG_VERSION"),
+            names.join(",")
+        ));
+    }
+
+    fn level(&mut self, words: &[&str], line: &str) {
+        let parse = || -> Option<(u32, Duration, Duration)> {
+            let [mps, base, inc] = words else {
+                return None;
+            };
+            let mps: u32 = mps.parse().ok()?;
+            let base = match base.split_once(':') {
+                Some((m, s)) => m.parse::<u64>().ok()? * 60 + s.parse::<u64>().ok()?,
+                None => base.parse::<u64>().ok()? * 60,
+            };
+            let inc: f64 = inc
+                .parse()
+                .ok()
+                .filter(|i: &f64| i.is_finite() && *i >= 0.0)?;
+            Some((
+                mps,
+                Duration::from_secs(base),
+                Duration::from_secs_f64(inc.min(1e6)),
+            ))
+        };
+        match parse() {
+            Some(l) => {
+                self.tc.level = Some(l);
+                self.tc.per_move = None;
+            }
+            None => self.say(&format!(
+                "Error (bad level: expected 'level MPS BASE INC'): {line}"
+            )),
+        }
+    }
+
+    fn setboard(&mut self, fen: &str) {
+        let setup = match Setup::parse_fen(fen) {
+            Ok(s) => s,
+            Err(e) => return self.say(&format!("tellusererror Illegal position: {e}")),
+        };
+        match AnyPosition::new(&self.game, &setup) {
+            Ok(p) => self.pos = p,
+            Err(e) => self.say(&format!(
+                "tellusererror Illegal position: {}",
+                first_line(&e.to_string())
+            )),
+        }
+    }
+
+    fn user_move(&mut self, text: &str) {
+        if self.pos.outcome().is_some() {
+            return self.say(&format!("Illegal move (the game is over): {text}"));
+        }
+        let mv = koma_text(&self.pos, text)
+            .and_then(|t| self.pos.parse_move(&t).map_err(|e| e.reason()));
+        match mv.map(|m| (m, self.pos.try_play(m))) {
+            Ok((_, Ok(()))) => {
+                if self.announce() {
+                    return;
+                }
+                if !self.force && self.engine_side == Some(self.pos.turn()) {
+                    self.think();
+                }
+            }
+            Ok((_, Err(e))) => self.say(&format!("Illegal move ({e}): {text}")),
+            Err(reason) => self.say(&format!("Illegal move ({reason}): {text}")),
+        }
+    }
+
+    /// Says the result if the game is over; true if it is.
+    fn announce(&self) -> bool {
+        let Some(o) = self.pos.outcome() else {
+            return false;
+        };
+        let score = match &o {
+            Outcome::Win {
+                winner: Color::Sente,
+                ..
+            } => "1-0",
+            Outcome::Win { .. } => "0-1",
+            Outcome::Draw { .. } => "1/2-1/2",
+        };
+        self.say(&format!("{score} {{{o}}}"));
+        true
+    }
+
+    fn limits(&self) -> Limits {
+        let clock = match (self.tc.per_move, self.tc.level, self.clock) {
+            (Some(t), _, _) => Clock {
+                movetime: Some(t),
+                remaining: None,
+                increment: Duration::ZERO,
+                byoyomi: Duration::ZERO,
+                moves_to_go: None,
+            },
+            (None, level, remaining) => {
+                let (mps, base, inc) =
+                    level.unwrap_or((0, Duration::from_secs(60), Duration::ZERO));
+                // Moves of this side still to play before its clock is reset.
+                let played = self.pos.history().len() as u32 / 2;
+                let to_go = (mps > 0).then(|| mps - played % mps);
+                Clock {
+                    movetime: None,
+                    remaining: Some(remaining.unwrap_or(base)),
+                    increment: inc,
+                    byoyomi: Duration::ZERO,
+                    moves_to_go: to_go,
+                }
+            }
+        };
+        let mut limits = match clock.budget() {
+            Some(b) => Limits::from_budget(b),
+            None => Limits::default(),
+        };
+        limits.depth = self.tc.depth;
+        limits
+    }
+
+    /// Searches and plays the engine's move (or resigns without one).
+    fn think(&mut self) {
+        if self.pos.outcome().is_some() {
+            self.announce();
+            return;
+        }
+        let limits = self.limits();
+        let stop = AtomicBool::new(false);
+        let root = self.pos.clone();
+        let mut pos = self.pos.clone();
+        let start = Instant::now();
+        let (post, out) = (self.post, self.out.clone());
+        let (best, _) = self.engine.think_any(&mut pos, limits, &stop, |info| {
+            if post {
+                let pv: Vec<String> = {
+                    let mut p = root.clone();
+                    let mut words = Vec::new();
+                    for &m in &info.pv {
+                        words.push(xboard_text(&p, m));
+                        if p.try_play(m).is_err() {
+                            break;
+                        }
+                    }
+                    words
+                };
+                say(
+                    &out,
+                    &format!(
+                        "{} {} {} {} {}",
+                        info.depth,
+                        info.score.clamp(-100_000, 100_000),
+                        start.elapsed().as_millis() / 10,
+                        info.nodes,
+                        pv.join(" ")
+                    ),
+                );
+            }
+        });
+        let Some(best) = best else {
+            return self.say("resign");
+        };
+        let text = xboard_text(&self.pos, best);
+        if self.pos.try_play(best).is_err() {
+            return self.say("resign");
+        }
+        self.say(&format!("move {text}"));
+        self.announce();
+    }
+}
+
+/// Whether a word is written as a move (not a command): it starts with a
+/// square (a letter and a digit), a piece letter and `@`, or holds a comma.
+fn looks_like_move(w: &str) -> bool {
+    let b = w.as_bytes();
+    w.contains('@')
+        || w.contains(',')
+        || (b.len() >= 4 && b[0].is_ascii_lowercase() && b.get(1).is_some_and(u8::is_ascii_digit))
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_move_reads_back_from_how_xboard_writes_it() {
+        // Chu shogi with lions and a horned falcon in play: two-leg moves
+        // of every kind (on, back, pass), promotions, plain moves.
+        let game = Game::load("chu-shogi").expect("embedded");
+        let mut pos = AnyPosition::start(&game);
+        // The game of issue 45: gote's lion on d5 may pass or take the
+        // pawn on c4 without moving.
+        let game_moves = "f3d2 g10f8 i3i2 j9j8 d2b2 f8h7 j1k2 h7g8 b2d2 g8f7 a4a5 f7g8f7 g3f3 e11d11 d2b2 f7d5 b2d2";
+        for m in game_moves.split_whitespace() {
+            let mv = pos.parse_move(m).expect("legal");
+            pos.try_play(mv).expect("legal");
+        }
+        let mut two_legs = 0;
+        for mv in pos.legal_moves() {
+            let text = xboard_text(&pos, mv);
+            if matches!(mv, Move::MultiLeg { .. }) {
+                two_legs += 1;
+                assert!(text.contains(','), "{text}");
+            }
+            let back = koma_text(&pos, &text).expect("readable");
+            assert_eq!(pos.parse_move(&back), Ok(mv), "{text} -> {back}");
+        }
+        assert!(two_legs > 0, "the position has two-leg moves");
+    }
+
+    #[test]
+    fn legs_that_do_not_join_are_refused() {
+        let game = Game::load("chu-shogi").expect("embedded");
+        let pos = AnyPosition::start(&game);
+        assert!(koma_text(&pos, "f1e2,d2d3").is_err());
+        assert!(koma_text(&pos, "f1,e2d3").is_err());
+        assert_eq!(koma_text(&pos, "f1e2,e2d3+").as_deref(), Ok("f1e2d3+"));
+    }
+}
