@@ -6,7 +6,7 @@
 #   tests/gui/xboard_match.sh [VARIANT [GAMES]]      (defaults: chu 2)
 #
 # Needs xboard, xvfb and hachu (Debian; installed here when missing). Environment: KOMA (default
-# target/release/koma), HACHU (default /usr/games/hachu), ST (seconds a move, default 1),
+# target/release/koma), HACHU (default /usr/games/hachu), ST (time a move as XBoard writes it, MIN:SEC, default 0:01),
 # OUT (prefix of the PGN and XBoard's debug log, default /tmp/xboard-VARIANT). Prints the PGN's
 # results, XBoard's final score, and the lines of the debug log where XBoard says a move of
 # either engine was illegal or koma answered with an error (none is expected; the exit status
@@ -16,7 +16,7 @@ variant=${1:-chu}
 games=${2:-2}
 koma=$(readlink -f "${KOMA:-$(dirname "$0")/../../target/release/koma}")
 hachu=${HACHU:-/usr/games/hachu}
-st=${ST:-1}
+st=${ST:-0:01}
 out=${OUT:-/tmp/xboard-$variant}
 
 missing=""

@@ -41,6 +41,12 @@ def hachu_move(hc):
         if not line:
             raise hachu.HaChuError("HaChu exited")
         line = line.strip()
+        if line.startswith("move @@@@"):
+            # XBoard's null move: HaChu 0.21 plays it in some positions,
+            # even early in a game (chu, ply 11 after f3h5 g10g8 e4e5 j9j8
+            # d3g6 e9e8 h5f6 i12i11 h4h5 d12d11 c2f5), and the rules have no
+            # pass: an illegal move, reported as such.
+            return None, "the null move @@@@"
         if line.startswith("move "):
             parts.append(line[5:])
             if not line.endswith(","):
@@ -76,7 +82,8 @@ def play_game(a, koma_sente):
                     # With no move of its own HaChu gives the game up (or
                     # claims a draw).
                     result = "draw" if claim.startswith("1/2") else "koma"
-                    why = f"HaChu made no move and wrote '{claim}'"
+                    why = (f"HaChu played {claim}, not a legal move" if claim.startswith("the null")
+                           else f"HaChu made no move and wrote '{claim}'")
                     break
             _, legal = judge.judge(moves)
             if m not in legal:
