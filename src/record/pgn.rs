@@ -231,7 +231,12 @@ pub fn resolve(pos: &AnyPosition, text: &str) -> Result<Move, String> {
     if let Ok(m) = direct {
         return Ok(m);
     }
+    let wide = pos.topology().cols > 26;
     san(pos, text).ok_or_else(|| match direct {
+        Err(_) if wide && !text.contains(['@', '*']) && text.starts_with(|c: char| c.is_ascii_uppercase()) => format!(
+            "SAN names a file by one letter and this board has {} files: write the move in coordinates (USI or Fairy-Stockfish, as ab2ab3)",
+            pos.topology().cols
+        ),
         Err(e) => e.reason(),
         Ok(_) => String::new(),
     })

@@ -1167,3 +1167,30 @@ fn a_game_under_an_alias_with_its_own_setup_keeps_its_start() {
         assert_eq!(back_moves, moves, "{format}");
     }
 }
+
+/// On a board of more than 26 files SAN cannot name a file by one letter:
+/// a PGN there is read in coordinates (with the new letters, `ac1ac5`), and
+/// a SAN move is refused with what to write instead.
+#[test]
+fn pgn_on_a_board_past_z_reads_coordinates_and_refuses_san() {
+    let g = game(
+        &tests_dir()
+            .join("moves/variants/wide-30x8.md")
+            .to_string_lossy(),
+    );
+    let pos = AnyPosition::start(&g);
+    // The start has sente's pawns on rank 2 of files a to i.
+    assert!(record::pgn::resolve(&pos, "a2a3").is_ok());
+    let err = record::pgn::resolve(&pos, "Ra3").expect_err("SAN refused");
+    assert!(
+        err.contains("SAN names a file by one letter and this board has 30 files"),
+        "{err}"
+    );
+    // A narrower board still reads SAN.
+    let shogi = game("shogi");
+    let pos = AnyPosition::start(&shogi);
+    assert_eq!(
+        record::pgn::resolve(&pos, "Pa4"),
+        pos.parse_move("a3a4").map_err(|e| e.reason())
+    );
+}

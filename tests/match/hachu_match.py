@@ -53,6 +53,10 @@ def hachu_move(hc):
                 return hachu.koma_text("".join(parts)), None
         elif line.startswith(("1-0", "0-1", "1/2-1/2", "resign")):
             return None, line
+        elif line.startswith(("Illegal move", "Error")):
+            # HaChu refuses koma's last move (which the judge let through)
+            # and waits for another: the two rules disagree here.
+            return None, line
 
 
 def play_game(a, koma_sente):
@@ -81,6 +85,9 @@ def play_game(a, koma_sente):
                 if m is None:
                     # With no move of its own HaChu gives the game up (or
                     # claims a draw).
+                    if claim.startswith(("Illegal move", "Error")):
+                        result, why = "disagreement", f"HaChu refused koma's move {moves[-1]}: {claim}"
+                        break
                     result = "draw" if claim.startswith("1/2") else "koma"
                     why = (f"HaChu played {claim}, not a legal move" if claim.startswith("the null")
                            else f"HaChu made no move and wrote '{claim}'")
@@ -119,7 +126,7 @@ def main():
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))
     ap.add_argument("--hachu", default="/usr/games/hachu")
     a = ap.parse_args()
-    wins = draws = losses = 0
+    wins = draws = losses = disagreements = 0
     start = time.time()
     for g in range(a.games):
         koma_sente = g % 2 == 0
@@ -127,15 +134,17 @@ def main():
         wins += result == "koma"
         draws += result == "draw"
         losses += result == "hachu"
+        disagreements += result == "disagreement"
         colours = "koma sente" if koma_sente else "koma gote"
         print(f"game {g + 1}: {colours}, {result} after {plies} plies ({why})", flush=True)
-        if "refused" in why:
-            print(f"  moves: {' '.join(moves)}")
+        if "refused" in why or "null move" in why:
+            print(f"  moves: {' '.join(moves)}", flush=True)
     n = wins + draws + losses
     s, half = score.interval(wins, draws, losses) or (0.0, 0.0)
     print(f"{a.variant}: koma {wins} wins, {draws} draws, {losses} losses of {n} against HaChu "
           f"({100 * s:.1f}%, 95% interval {100 * max(s - half, 0):.1f}-{100 * min(s + half, 1):.1f}%), "
-          f"koma {a.movetime} ms a move, HaChu clock {a.hachu_clock} cs; {time.time() - start:.0f} s")
+          f"koma {a.movetime} ms a move, HaChu clock {a.hachu_clock} cs; {time.time() - start:.0f} s"
+          + (f"; {disagreements} games stopped where HaChu refused koma's move" if disagreements else ""))
     return 0
 
 
