@@ -81,3 +81,39 @@ fn a_role_without_a_kif_name_of_its_own_is_written_with_its_letter() {
     roles[gold.index()].kif = vec!["歩".into(), "金".into()];
     assert_eq!(role_name(&roles, gold), "金");
 }
+
+/// `@@@@`, XBoard's null move (HaChu's way of writing a lion's pass), reads
+/// as a pass where a piece may pass, and is refused where none may.
+#[test]
+fn xboards_null_move_is_a_pass_where_there_is_one() {
+    let g = game("chu-shogi");
+    // The game of issue 45: gote's lion on d5 may pass (and take the pawn
+    // on c4 without moving, which @@@@ must not mean).
+    let moves =
+        "f3d2 g10f8 i3i2 j9j8 d2b2 f8h7 j1k2 h7g8 b2d2 g8f7 a4a5 f7g8f7 g3f3 e11d11 d2b2 f7d5 b2d2";
+    let pos = AnyPosition::from_moves(&g, g.start_setup(), &moves.split(' ').collect::<Vec<_>>())
+        .expect("legal game");
+    let pass = pos.parse_move("@@@@").expect("the lion may pass");
+    assert_eq!(
+        pass,
+        pos.parse_move("d5e6d5").expect("a pass written as a route")
+    );
+    let mut after = pos.clone();
+    after.try_play(pass).expect("legal");
+    assert_eq!(
+        after.piece_at(pass.to()),
+        pos.piece_at(pass.to()),
+        "the lion stays"
+    );
+    assert_eq!(
+        after.fen().split(' ').next(),
+        pos.fen().split(' ').next(),
+        "nothing taken"
+    );
+    // Shogi has no piece that may pass.
+    let shogi = game("shogi");
+    let err = AnyPosition::start(&shogi)
+        .parse_move("@@@@")
+        .expect_err("no pass in shogi");
+    assert!(err.to_string().contains("no piece may pass"), "{err}");
+}

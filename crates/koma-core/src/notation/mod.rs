@@ -329,6 +329,23 @@ impl<B: Bitboard> Position<B> {
         if japanese::is_japanese(text) {
             return japanese::parse(self, text);
         }
+        // XBoard's null move, as HaChu writes a lion's pass: the pass of
+        // the first piece that may pass (every pass leaves the same position).
+        if text.trim() == "@@@@" {
+            return self
+                .legal_moves()
+                .into_iter()
+                .find(|&m| {
+                    matches!(m, Move::MultiLeg { from, via, to, .. }
+                        if from == to && self.piece_at(via).is_none())
+                })
+                .ok_or_else(|| {
+                    unreadable(
+                        text,
+                        "@@@@ (a pass, as XBoard writes one) is not a move here: no piece may pass",
+                    )
+                });
+        }
         let rules = self.rules();
         let parsed = parse_move(rules.topology, text)?;
         let legal = self.legal_moves();
