@@ -15,7 +15,7 @@
 //! the first player's left, rank numbers from the first player's side
 //! (Fairy-Stockfish's notation, `e1e2`, `e1a5+`, `P@c3`); a move in two legs
 //! names its legs apart, `f1e2,e2d3` (and `f1e2,e2f1` for a capture without
-//! moving), as HaChu does. White is sente, who moves first. The engine thinks
+//! moving), as HaChu does, and a pass is the null move `@@@@`. White is sente, who moves first. The engine thinks
 //! in the loop that reads the commands, so a `?` sent while it thinks is read
 //! after it has moved.
 
@@ -90,9 +90,13 @@ pub fn serve_xboard(
 }
 
 /// XBoard's name of a move: Fairy-Stockfish's, with a two-leg move's legs
-/// apart (`f1e2,e2d3`).
+/// apart (`f1e2,e2d3`), and a pass as XBoard's null move `@@@@` (the form
+/// HaChu takes; it refuses a pass written as a route).
 fn xboard_text(pos: &AnyPosition, mv: Move) -> String {
     match mv {
+        Move::MultiLeg { from, via, to, .. } if from == to && pos.piece_at(via).is_none() => {
+            "@@@@".to_string()
+        }
         Move::MultiLeg {
             from,
             via,
@@ -427,17 +431,27 @@ mod tests {
             let mv = pos.parse_move(m).expect("legal");
             pos.try_play(mv).expect("legal");
         }
-        let mut two_legs = 0;
+        let (mut two_legs, mut passes) = (0, 0);
         for mv in pos.legal_moves() {
             let text = xboard_text(&pos, mv);
             if matches!(mv, Move::MultiLeg { .. }) {
                 two_legs += 1;
-                assert!(text.contains(','), "{text}");
+                assert!(text.contains(',') || text == "@@@@", "{text}");
             }
             let back = koma_text(&pos, &text).expect("readable");
+            if text == "@@@@" {
+                // Every pass leaves the same position; @@@@ reads as one.
+                let read = pos.parse_move(&back).expect("a pass");
+                assert!(matches!(read, Move::MultiLeg { from, to, .. } if from == to));
+                passes += 1;
+                continue;
+            }
             assert_eq!(pos.parse_move(&back), Ok(mv), "{text} -> {back}");
         }
-        assert!(two_legs > 0, "the position has two-leg moves");
+        assert!(
+            two_legs > passes && passes > 0,
+            "the position has passes and other two-leg moves"
+        );
     }
 
     #[test]

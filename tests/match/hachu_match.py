@@ -53,6 +53,20 @@ def hachu_move(hc):
             return None, line
 
 
+def for_hachu(judge, before, m):
+    """koma's move `m` after the moves `before` as HaChu reads it: a pass
+    (three squares, back where it started, nothing taken) is XBoard's null
+    move `@@@@`, the only form of a pass HaChu takes."""
+    sq = hachu.SQUARE.findall(m)
+    if len(sq) == 3 and sq[0] == sq[2]:
+        try:
+            if judge.judge(before + ["@@@@"]) == judge.judge(before + [m]):
+                return "@@@@"
+        except RuntimeError:
+            pass
+    return hachu.hachu_text(m)
+
+
 def play_game(a, koma_sente):
     """One game: the result for koma (koma, hachu, draw), its plies, why it
     ended, its moves."""
@@ -109,7 +123,7 @@ def play_game(a, koma_sente):
             if koma_to_move:
                 if engaged:
                     hc.send(clock)
-                hc.send(f"usermove {hachu.hachu_text(m)}")
+                hc.send(f"usermove {for_hachu(judge, moves[:-1], m)}")
     finally:
         hc.close()
         engine.close()
