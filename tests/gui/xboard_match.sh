@@ -7,7 +7,8 @@
 #
 # Needs xboard, xvfb and hachu (Debian; installed here when missing). Environment: KOMA (default
 # target/release/koma), HACHU (default /usr/games/hachu), ST (time a move as XBoard writes it, MIN:SEC, default 0:01),
-# OUT (prefix of the PGN and XBoard's debug log, default /tmp/xboard-VARIANT). Prints the PGN's
+# OUT (prefix of the PGN and XBoard's debug log, default /tmp/xboard-VARIANT), XBOARD_ARGS (more
+# options for XBoard, e.g. "-adjudicateDrawMoves 200" to end long games). Prints the PGN's
 # results, XBoard's final score, and the lines of the debug log where XBoard says a move of
 # either engine was illegal or koma answered with an error (none is expected; the exit status
 # is 1 if there is one). Results of the recorded runs are in tests/gui/results.txt.
@@ -34,7 +35,7 @@ dir=$(mktemp -d)
 (cd "$dir" && xvfb-run -a /usr/games/xboard -variant "$variant" \
   -fcp "$koma xboard" -fd "$dir" -scp "$hachu" -sd "$dir" \
   -matchGames "$games" -searchTime "$st" -saveGameFile "$out.pgn" \
-  -debugMode true -nameOfDebugFile "$out.debug" -xexit 2>&1) | grep -v '^ALSA\|^aplay' || true
+  -debugMode true -nameOfDebugFile "$out.debug" ${XBOARD_ARGS:-} -xexit 2>&1) | grep -v '^ALSA\|^aplay' || true
 grep '^\[Result\|^\[White\|^\[Black' "$out.pgn" | paste - - -
 bad=$(grep -n 'Illegal move\|<first : Error\|<second: Error\|tellusererror' "$out.debug" || true)
 if [ -n "$bad" ]; then
