@@ -217,22 +217,25 @@ fn default_variant(dialect: Dialect) -> &'static str {
 
 /// Serves `dialect` on standard input; `first` is a line already read from it.
 fn protocol(dialect: Dialect, variant: &str, first: Option<Peeked>) -> Result<(), Error> {
-    let out: Output = Arc::new(Mutex::new(Box::new(std::io::stdout())));
-    let input: Box<dyn std::io::BufRead + Send> = match first {
-        Some((line, rest)) => Box::new(std::io::Cursor::new(line).chain(rest)),
-        None => Box::new(std::io::BufReader::new(std::io::stdin())),
-    };
+    let (input, out) = protocol_streams(first);
     serve(dialect, input, out, variant)
 }
 
 /// Serves XBoard's protocol on standard input; `first` is a line already read from it.
 fn xboard(variant: &str, first: Option<Peeked>) -> Result<(), Error> {
+    let (input, out) = protocol_streams(first);
+    koma::protocol::serve_xboard(input, out, variant)
+}
+
+/// Standard input (after `first`, a line already read from it) and
+/// standard output, as the protocol loops take them.
+fn protocol_streams(first: Option<Peeked>) -> (Box<dyn std::io::BufRead + Send>, Output) {
     let out: Output = Arc::new(Mutex::new(Box::new(std::io::stdout())));
     let input: Box<dyn std::io::BufRead + Send> = match first {
         Some((line, rest)) => Box::new(std::io::Cursor::new(line).chain(rest)),
         None => Box::new(std::io::BufReader::new(std::io::stdin())),
     };
-    koma::protocol::serve_xboard(input, out, variant)
+    (input, out)
 }
 
 /// A line read from standard input, and the reader that read it.

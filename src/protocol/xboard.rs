@@ -15,9 +15,9 @@
 //! the first player's left, rank numbers from the first player's side
 //! (Fairy-Stockfish's notation, `e1e2`, `e1a5+`, `P@c3`); a move in two legs
 //! names its legs apart, `f1e2,e2d3` (and `f1e2,e2f1` for a capture without
-//! moving), as HaChu does, and a pass is the null move `@@@@`. White is sente, who moves first. The engine thinks
-//! in the loop that reads the commands, so a `?` sent while it thinks is read
-//! after it has moved.
+//! moving), as HaChu does, and a pass is the null move `@@@@`. White is
+//! sente, who moves first. The engine thinks in the loop that reads the
+//! commands, so a `?` sent while it thinks is read after it has moved.
 
 use std::io::BufRead;
 use std::sync::atomic::AtomicBool;
@@ -97,15 +97,13 @@ fn xboard_text(pos: &AnyPosition, mv: Move) -> String {
         Move::MultiLeg { from, via, to, .. } if from == to && pos.piece_at(via).is_none() => {
             "@@@@".to_string()
         }
-        Move::MultiLeg {
-            from,
-            via,
-            to,
-            promote,
-        } => {
+        // Fairy-Stockfish's `f1e2d3+` cut after its first two squares.
+        Move::MultiLeg { from, via, .. } => {
+            let text = pos.format_move(mv, Notation::Fairy);
             let t = pos.topology();
-            let (a, b, c) = (t.fairy_name(from), t.fairy_name(via), t.fairy_name(to));
-            format!("{a}{b},{b}{c}{}", if promote { "+" } else { "" })
+            let via_len = t.fairy_name(via).len();
+            let cut = t.fairy_name(from).len() + via_len;
+            format!("{},{}", &text[..cut], &text[cut - via_len..])
         }
         _ => pos.format_move(mv, Notation::Fairy),
     }

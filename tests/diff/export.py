@@ -73,22 +73,15 @@ def main():
         v.drops = keys["pieceDrops"] == "true"
         v.check = keys.get("checking") != "false"
         v.check_wins = keys.get("checkCounting") == "true"
-        run.oracle.sf_raw.load_variant_config(ini)
-        if keys.get("shogiPawnDropMateIllegal") == "true":
-            for mod in (run.oracle.plain, run.oracle.fast):
-                mod.DROP_MATE_ILLEGAL[name] = keys["shogiPawn"].upper()
-        if v.check_wins:
-            run.oracle.gen.CHECK_COUNTING.add(name)
+        dropmate = keys.get("shogiPawnDropMateIllegal") == "true"
+        run.load_section(v, keys["shogiPawn"].upper() if dropmate else None)
         t1 = time.time()
         try:
-            nodes, pd = run.perft(v)
-            positions, diffs = run.games(v)
+            nodes, positions, diffs = run.compare(v)
         except (harness.HarnessError, subprocess.TimeoutExpired) as e:
             print(f"HARNESS ERROR {slug}: {e}", flush=True)
             total["diffs"] += 1
             continue
-        if pd:
-            diffs.insert(0, pd)
         for d in diffs[:3]:
             print(randvar.describe(v, d, a).replace(f"rv-{slug}", slug), flush=True)
         total["variants"] += 1

@@ -527,13 +527,25 @@ class Run:
         if v.ini is None:
             return
         (self.dir / f"rv-{v.seed}.ini").write_text(v.ini)
+        self.load_section(v, v.dropmate["letter"] if v.dropmate else None)
+
+    def load_section(self, v, dropmate_letter):
+        """Loads `v.ini` into pyffish, and gives the oracle the rules where
+        pyffish alone does not say them: the piece whose drop may not mate,
+        and check counting."""
         self.oracle.sf_raw.load_variant_config(v.ini)
-        # the oracle's rules where pyffish alone does not say them
-        if v.dropmate:
+        if dropmate_letter:
             for mod in (self.oracle.plain, self.oracle.fast):
-                mod.DROP_MATE_ILLEGAL[v.fs] = v.dropmate["letter"]
+                mod.DROP_MATE_ILLEGAL[v.fs] = dropmate_letter
         if v.check_wins:
             self.oracle.gen.CHECK_COUNTING.add(v.fs)
+
+    def compare(self, v):
+        """Perft from the start move by move, then the random games: (perft
+        nodes, positions, differences: the perft's first)."""
+        nodes, pd = self.perft(v)
+        positions, diffs = self.games(v)
+        return nodes, positions, ([pd] if pd else []) + diffs
 
     def exported(self, v):
         """The section `koma variant export` writes for the variant's file."""
@@ -783,14 +795,11 @@ def main():
             continue
         t1 = time.time()
         try:
-            nodes, pd = run.perft(v)
-            positions, diffs = run.games(v)
+            nodes, positions, diffs = run.compare(v)
         except (harness.HarnessError, subprocess.TimeoutExpired) as e:
             print(f"HARNESS ERROR rv-{seed}: {e}", flush=True)
             failed = True
             continue
-        if pd:
-            diffs.insert(0, pd)
         total["variants"] += 1
         total["positions"] += positions
         total["nodes"] += nodes
