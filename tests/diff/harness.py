@@ -49,6 +49,8 @@ Options:
                     check flags, the FEN after the game) and count any
                     disagreement as a harness error; games follow --backend
   --koma PATH       koma binary (default: <repo>/target/release/koma)
+  --koma-module     ask the Python module `koma` (python3 -m pip install
+                    ./crates/koma-py) in this process instead of a koma binary
   --oracle PATH     fsoracle.py (default: $FSORACLE, else the repository's
                     tests/oracle/fsoracle.py, found from this file's own path)
   --show N          print at most N differences per variant in full (default 5;
@@ -779,6 +781,49 @@ class Koma:
         return ("ok", parts[0] == "1", parts[1], parts[2].split() if parts[2] else [])
 
 
+# `--koma-module`: the same questions asked of the Python module `koma`
+# (crates/koma-py) in this process instead of a `koma moves --batch` process.
+MODULE = ":python-module:"
+
+
+class KomaModule:
+    """The answers of Koma, from the Python module `koma` in process."""
+
+    def __init__(self, slug):
+        import koma
+        self.koma, self.slug = koma, slug
+        self.restarts = 0
+
+    def start(self):
+        pass
+
+    def stop(self):
+        pass
+
+    def query(self, line):
+        words = line.split()
+        cut = words.index("moves") if "moves" in words else len(words)
+        fen = " ".join(words[:cut])
+        try:
+            pos = self.koma.Position(self.slug, None if fen == "startpos" else fen, words[cut + 1:])
+            out = pos.outcome()
+            result = "-" if out is None else (out[0] or "draw")
+            return ("ok", pos.in_check(), result, sorted(pos.legal_moves("fairy")))
+        except self.koma.KomaError as e:
+            return ("error", str(e))
+        except Exception as e:  # a bug in the module: counted as koma dying
+            self.restarts += 1
+            return ("crash", f"the Python module raised {type(e).__name__}: {e}")
+
+    def query_many(self, fens, chunk=32):
+        return [self.query(f) for f in fens]
+
+
+def koma_client(path, slug):
+    """A `koma moves --batch` process, or the Python module under --koma-module."""
+    return KomaModule(slug) if path == MODULE else Koma(path, slug)
+
+
 class Shogiops:
     """lishogi's rules: one `node tests/shogiops/oracle.mjs checkshogi moves` process,
     SFEN lines in, `sfen<TAB>result<TAB>moves` (USI) lines out."""
@@ -886,7 +931,7 @@ class Worker:
     def koma(self, slug):
         k = self.komas.get(slug)
         if k is None:
-            k = self.komas[slug] = Koma(self.cfg["koma"], slug)
+            k = self.komas[slug] = koma_client(self.cfg["koma"], slug)
         return k
 
     def game(self, slug, g, deadline):
@@ -1017,6 +1062,7 @@ def _run_game(task):
 # reporting
 
 def describe(d, koma_path, oracle_path):
+    koma_path = "koma" if koma_path == MODULE else koma_path
     out = [f"DIFF {d['variant']} game {d['game']} ply {d['ply']} ({d['style']}, seed {d['seed']})",
            f"  fen:         {d['fen']}"]
     if "koma_error" in d:
@@ -1049,10 +1095,15 @@ def kinds(d):
 
 
 def probe_koma(path, slugs):
-    if not os.access(path, os.X_OK):
+    if path == MODULE:
+        try:
+            import koma  # noqa: F401
+        except ImportError as e:
+            return f"cannot import the Python module koma ({e}): python3 -m pip install ./crates/koma-py"
+    elif not os.access(path, os.X_OK):
         return f"koma binary not found or not executable: {path} (cargo build --release, or --koma)"
     for slug in slugs:
-        k = Koma(path, slug)
+        k = koma_client(path, slug)
         try:
             k.start()
         except OSError as e:
@@ -1093,6 +1144,7 @@ def main():
     ap.add_argument("--backend", choices=["pyffish", "ffish"], default="pyffish")
     ap.add_argument("--compare-backends", action="store_true")
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))
+    ap.add_argument("--koma-module", action="store_true")
     ap.add_argument("--oracle", default=os.environ.get("FSORACLE", str(FSORACLE)))
     ap.add_argument("--show", type=int, default=5)
     ap.add_argument("--diff-file", default="")
@@ -1129,7 +1181,7 @@ def main():
     except (Exception, SystemExit) as e:
         print(f"harness: cannot run the oracle: {e}", file=sys.stderr)
         sys.exit(2)
-    a.koma = str(Path(a.koma).resolve())
+    a.koma = MODULE if a.koma_module else str(Path(a.koma).resolve())
     why = probe_koma(a.koma, slugs)
     if not why and any(BY_NAME[s][1] in SHOGIOPS for s in slugs):
         why = probe_shogiops()
