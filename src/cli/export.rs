@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use clap::{Args, Subcommand, ValueEnum};
+use koma::export::from_ini;
 use koma::export::ini::variants_ini;
 use koma::{Error, Game, variant, with_rules};
 
@@ -19,6 +20,22 @@ enum VariantCommand {
     /// section (what pychess-variants and pyffish's load_variant_config
     /// read), or what it cannot carry, each with its key.
     Export(ExportArgs),
+    /// Write a koma variant file from a Fairy-Stockfish variants.ini
+    /// section (its parents followed, in the file or among
+    /// Fairy-Stockfish's built-in shogi variants), or what it cannot carry,
+    /// each with its line.
+    Import(ImportArgs),
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    /// The variants.ini file.
+    file: String,
+    /// The section's name (`cannonshogi` for `[cannonshogi:shogi]`).
+    section: String,
+    /// Write to this file instead of stdout.
+    #[arg(short = 'o', long)]
+    output: Option<String>,
 }
 
 /// The formats `koma variant export` writes.
@@ -48,6 +65,35 @@ struct ExportArgs {
 pub fn run(args: &VariantArgs, out: &mut dyn Write) -> Result<(), Error> {
     match &args.command {
         VariantCommand::Export(a) => export(a, out),
+        VariantCommand::Import(a) => import(a, out),
+    }
+}
+
+fn import(args: &ImportArgs, out: &mut dyn Write) -> Result<(), Error> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| Error::Usage(format!("cannot read {}: {e}", args.file)))?;
+    let doc = from_ini::import(&text, &args.file, &args.section).map_err(|problems| {
+        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+        Error::Invalid(format!(
+            "[{}] cannot be written as a koma variant file:\n{}",
+            args.section,
+            list.join("\n")
+        ))
+    })?;
+    // The file written must be one koma reads: a problem here is koma's.
+    let checked =
+        variant::from_text(&doc, "the imported file", None).and_then(|v| Game::compile(&v));
+    if let Err(e) = checked {
+        return Err(Error::Invalid(format!(
+            "[{}] was read, but koma cannot compile the file written from it:\n{e}\n--- the file ---\n{doc}",
+            args.section
+        )));
+    }
+    match &args.output {
+        Some(path) => std::fs::write(path, &doc).map_err(Error::io(format!("write {path}"))),
+        None => out
+            .write_all(doc.as_bytes())
+            .map_err(Error::io("write the output")),
     }
 }
 

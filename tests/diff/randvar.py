@@ -64,7 +64,9 @@ this folder), --keep DIR (write every variant's .md and .ini there),
 --no-filter (keep the pieces that Fairy-Stockfish reads otherwise than koma),
 --tally (only count the rules drawn for the seeds; no engine is run),
 --ini-from-koma (give pyffish the section `koma variant export` writes from
-each variant's .md instead of this script's own: a check of the exporter).
+each variant's .md instead of this script's own: a check of the exporter),
+--import-back (with --ini-from-koma: koma plays the file `koma variant
+import` writes back from that section, not the .md: a check of the importer).
 Exit: 0 no difference, 1 differences, 2 a tool could not run.
 """
 import argparse
@@ -527,6 +529,8 @@ class Run:
         if v.ini is None:
             return
         (self.dir / f"rv-{v.seed}.ini").write_text(v.ini)
+        if self.a.import_back:
+            v.path = self.imported(v)
         self.load_section(v, v.dropmate["letter"] if v.dropmate else None)
 
     def load_section(self, v, dropmate_letter):
@@ -557,6 +561,16 @@ class Run:
             # koma refuses the file itself (a start in check): another start
             return None
         return r.stdout
+
+    def imported(self, v):
+        """The koma file `koma variant import` writes from the section."""
+        ini = self.dir / f"rv-{v.seed}.ini"
+        back = self.dir / f"rv-{v.seed}-back.md"
+        r = subprocess.run([self.a.koma, "variant", "import", str(ini), v.fs, "-o", str(back)],
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise harness.HarnessError(f"koma variant import {ini} {v.fs}: {r.stderr.strip()}")
+        return back
 
     def start_ok(self, v):
         """Neither side attacked at the start, and FS reads the start as written."""
@@ -740,6 +754,7 @@ def main():
     ap.add_argument("--keep", default="")
     ap.add_argument("--no-filter", action="store_true")
     ap.add_argument("--ini-from-koma", action="store_true")
+    ap.add_argument("--import-back", action="store_true")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--show", type=int, default=3)
     ap.add_argument("--koma", default=str(REPO / "target" / "release" / "koma"))

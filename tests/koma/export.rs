@@ -72,3 +72,62 @@ fn bad_names_and_files_are_refused_with_a_message() {
     assert_eq!(code, Some(2));
     assert!(err.contains("yaml"), "{err}");
 }
+
+fn import(args: &[&str]) -> (String, String, Option<i32>) {
+    let mut all = vec!["variant", "import"];
+    all.extend_from_slice(args);
+    koma_with_input(&all, b"")
+}
+
+fn ini(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("koma-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write the section");
+    path.to_str().expect("utf-8 path").to_string()
+}
+
+#[test]
+fn a_section_over_minishogi_imports_as_a_file_koma_plays() {
+    // Minishogi without drops: captured pieces leave the game.
+    let path = ini(
+        "nodrops.ini",
+        "[nodrops:minishogi]\npieceDrops = false\ncapturesToHand = false\n",
+    );
+    let (out, err, code) = import(&[&path, "nodrops"]);
+    assert_eq!(code, Some(0), "{err}");
+    insta::assert_snapshot!(out.replace(&path, "nodrops.ini"));
+    let md = ini("nodrops.md", &out);
+    let (moves, err, code) = koma_with_input(&["perft", "--variant", &md, "--depth", "3"], b"");
+    assert_eq!(code, Some(0), "{err}");
+    // pyffish 0.0.90 counts 2488 for this section (load_variant_config,
+    // legal_moves to depth 3); minishogi with its drops counts 2512.
+    assert!(moves.ends_with("total: 2488\n"), "{moves}");
+}
+
+#[test]
+fn what_cannot_come_in_is_refused_with_its_line() {
+    let path = ini(
+        "anti.ini",
+        "# anti\n[anti:minishogi]\nking = -\ncommoner = k\nmustCapture = true\n",
+    );
+    let (out, err, code) = import(&[&path, "anti"]);
+    assert_eq!(code, Some(1));
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(&format!(
+            "{path}:5: mustCapture = true: koma has no rule for this key"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("[anti] has no king"), "{err}");
+    let (_, err, code) = import(&[&path, "other"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("no section [other]: the file has anti"),
+        "{err}"
+    );
+    let (_, err, code) = import(&["no/such/file.ini", "anti"]);
+    assert_ne!(code, Some(0));
+    assert!(err.contains("cannot read no/such/file.ini"), "{err}");
+}
