@@ -6,21 +6,36 @@
 //! `sigterm=0`, `done=1`), `new`, `variant NAME`, `force`, `go`,
 //! `playother`, `usermove MOVE` (or a bare move), `level MPS BASE INC`,
 //! `st SECONDS`, `sd DEPTH`, `time CS`, `otim CS`, `setboard FEN`, `undo`,
-//! `remove`, `result ...`, `ping N`, `post`, `nopost`, `?`, `quit`; the
-//! rest is answered `Error (unknown command): ...` or ignored where the
-//! protocol lets an engine ignore it (`hard`, `easy`, `random`, `computer`,
-//! `name`, `accepted`, `rejected`, `draw`, `bk`, `hint`, `.`).
+//! `remove`, `result ...`, `ping N`, `post`, `nopost`, `?`, `analyze`,
+//! `exit`, `quit`; the rest is answered `Error (unknown command): ...` or
+//! ignored where the protocol lets an engine ignore it (`hard`, `easy`,
+//! `random`, `computer`, `name`, `accepted`, `rejected`, `draw`, `bk`,
+//! `hint`, `.`).
 //!
 //! Moves are written as XBoard writes a board's squares: file letters from
 //! the first player's left, rank numbers from the first player's side
 //! (Fairy-Stockfish's notation, `e1e2`, `e1a5+`, `P@c3`); a move in two legs
 //! names its legs apart, `f1e2,e2d3` (and `f1e2,e2f1` for a capture without
 //! moving), as HaChu does, and a pass is the null move `@@@@`. White is
-//! sente, who moves first. The engine thinks in the loop that reads the
-//! commands, so a `?` sent while it thinks is read after it has moved.
+//! sente, who moves first.
+//!
+//! The engine thinks in a thread of its own while the commands are read:
+//! `?` makes it move at once; `new`, `force`, `result`, `analyze` and
+//! `exit` stop it without a move (XBoard sends `force` before `undo`,
+//! `remove` or `setboard`);
+//! `quit` (and the end of the input) lets it finish its move first; other
+//! commands wait until it has moved, so that `ping`'s `pong` comes after
+//! the move, as the protocol asks. In analyze mode (`analyze` ... `exit`)
+//! it searches the position without end, posting each depth, and starts
+//! again on the new position after each `usermove`, `undo`, `new` or
+//! `setboard`; it never moves.
 
+use std::collections::VecDeque;
 use std::io::BufRead;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::{Output, say};
@@ -53,8 +68,34 @@ struct XSession {
     /// `time` and `otim`: the engine's and its opponent's clocks.
     clock: Option<Duration>,
     post: bool,
-    engine: Engine,
+    engine: Arc<Mutex<Engine>>,
+    /// The running search, if any.
+    search: Option<Search>,
+    /// Numbers the searches: a finished search's move is played only if no
+    /// command has stopped it since.
+    generation: u64,
+    /// Analyze mode.
+    analyzing: bool,
+    /// Commands read while the engine thinks, handled after its move.
+    pending: VecDeque<String>,
+    /// `quit` came while the engine thought: leave after its move.
+    quitting: bool,
+    events: Sender<Event>,
     out: Output,
+}
+
+/// What the session loop waits for: a command, the end of the input, or a
+/// search that has finished.
+enum Event {
+    Line(String),
+    End,
+    Done(u64, Option<Move>),
+}
+
+struct Search {
+    analyze: bool,
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
 }
 
 /// Serves XBoard's protocol on `input` until `quit` or the input's end.
@@ -65,6 +106,18 @@ pub fn serve_xboard(
 ) -> Result<(), crate::Error> {
     let game = Game::load(variant)?;
     let pos = AnyPosition::start(&game);
+    let (tx, rx) = mpsc::channel();
+    let reader = tx.clone();
+    std::thread::spawn(move || {
+        let mut input = input;
+        while let Ok(Some(line)) = crate::text::read_line_lossy(&mut input) {
+            let line = line.trim_end_matches(['\n', '\r']).trim().to_string();
+            if !line.is_empty() && reader.send(Event::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = reader.send(Event::End);
+    });
     let mut s = XSession {
         game,
         pos,
@@ -73,19 +126,26 @@ pub fn serve_xboard(
         tc: TimeControl::default(),
         clock: None,
         post: false,
-        engine: Engine::new(64),
+        engine: Arc::new(Mutex::new(Engine::new(64))),
+        search: None,
+        generation: 0,
+        analyzing: false,
+        pending: VecDeque::new(),
+        quitting: false,
+        events: tx,
         out,
     };
-    let mut input = input;
-    while let Ok(Some(line)) = crate::text::read_line_lossy(&mut input) {
-        let line = line.trim_end_matches(['\n', '\r']).trim().to_string();
-        if line.is_empty() {
-            continue;
-        }
-        if !s.command(&line) {
+    while let Ok(event) = rx.recv() {
+        let go_on = match event {
+            Event::Line(line) => s.line(line),
+            Event::Done(generation, best) => s.finished(generation, best),
+            Event::End => s.line("quit".to_string()),
+        };
+        if !go_on {
             break;
         }
     }
+    s.stop_search();
     Ok(())
 }
 
@@ -144,20 +204,83 @@ impl XSession {
         say(&self.out, line);
     }
 
+    /// A line read: handled now, or kept until the engine has moved.
+    fn line(&mut self, line: String) -> bool {
+        let word = line.split_whitespace().next().unwrap_or_default();
+        let Some(search) = &self.search else {
+            return self.command(&line);
+        };
+        if search.analyze {
+            return match word {
+                "." | "?" | "bk" | "hint" => true,
+                "post" | "nopost" | "time" | "otim" | "ping" => self.command(&line),
+                "quit" => false,
+                _ => {
+                    // The position or the mode changes: analysis starts
+                    // again on what there is afterwards.
+                    self.stop_search();
+                    let go_on = self.command(&line);
+                    if go_on && self.analyzing && self.search.is_none() {
+                        self.start_search(true);
+                    }
+                    go_on
+                }
+            };
+        }
+        match word {
+            "?" => {
+                search.stop.store(true, Ordering::Relaxed);
+                true
+            }
+            "quit" if self.pending.is_empty() => self.quit(),
+            "post" | "nopost" | "time" | "otim" | "easy" | "hard" | "." => self.command(&line),
+            // XBoard sends `force` before it takes moves back or sets a
+            // board, so `undo`, `setboard` and the rest wait for the move.
+            // ... unless commands before it already wait for the move.
+            "new" | "force" | "result" | "analyze" | "exit" if self.pending.is_empty() => {
+                self.stop_search();
+                self.command(&line)
+            }
+            _ => {
+                self.pending.push_back(line);
+                true
+            }
+        }
+    }
+
+    /// `quit` or the end of the input: a move being thought of is played
+    /// first; analysis just stops.
+    fn quit(&mut self) -> bool {
+        match &self.search {
+            Some(s) if !s.analyze => {
+                self.quitting = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Handles one line; false ends the session.
     fn command(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
         let rest = line[words[0].len()..].trim();
         match words[0] {
             "xboard" | "hard" | "easy" | "random" | "computer" | "name" | "accepted"
-            | "rejected" | "bk" | "hint" | "." | "draw" | "ics" | "cores" | "memory" | "exit" => {}
+            | "rejected" | "bk" | "hint" | "." | "draw" | "ics" | "cores" | "memory" => {}
+            "analyze" => {
+                self.analyzing = true;
+                self.start_search(true);
+            }
+            "exit" => self.analyzing = false,
             "protover" => self.features(),
             "new" => {
                 self.pos = AnyPosition::start(&self.game);
                 self.force = false;
                 self.engine_side = Some(Color::Gote);
                 self.tc.depth = None;
-                self.engine.clear();
+                if let Ok(mut e) = self.engine.lock() {
+                    e.clear();
+                }
             }
             "variant" => match Game::load(rest) {
                 Ok(g) => {
@@ -229,7 +352,7 @@ impl XSession {
         names.sort();
         names.dedup();
         self.say(&format!(
-            "feature myname=\"koma {}\" variants=\"{}\" usermove=1 setboard=1 ping=1 sigint=0 sigterm=0 colors=0 analyze=0 time=1 reuse=1 done=1",
+            "feature myname=\"koma {}\" variants=\"{}\" usermove=1 setboard=1 ping=1 sigint=0 sigterm=0 colors=0 analyze=1 time=1 reuse=1 done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -291,7 +414,7 @@ impl XSession {
                 if self.announce() {
                     return;
                 }
-                if !self.force && self.engine_side == Some(self.pos.turn()) {
+                if !self.force && !self.analyzing && self.engine_side == Some(self.pos.turn()) {
                     self.think();
                 }
             }
@@ -349,54 +472,119 @@ impl XSession {
         limits
     }
 
-    /// Searches and plays the engine's move (or resigns without one).
+    /// Starts thinking of the engine's move (or says the game is over).
     fn think(&mut self) {
         if self.pos.outcome().is_some() {
             self.announce();
             return;
         }
-        let limits = self.limits();
-        let stop = AtomicBool::new(false);
-        let root = self.pos.clone();
-        let mut pos = self.pos.clone();
-        let start = Instant::now();
-        let (post, out) = (self.post, self.out.clone());
-        let (best, _) = self.engine.think_any(&mut pos, limits, &stop, |info| {
-            if post {
-                let pv: Vec<String> = {
-                    let mut p = root.clone();
-                    let mut words = Vec::new();
-                    for &m in &info.pv {
-                        words.push(xboard_text(&p, m));
-                        if p.try_play(m).is_err() {
-                            break;
-                        }
-                    }
-                    words
-                };
-                say(
-                    &out,
-                    &format!(
-                        "{} {} {} {} {}",
-                        info.depth,
-                        info.score.clamp(-100_000, 100_000),
-                        start.elapsed().as_millis() / 10,
-                        info.nodes,
-                        pv.join(" ")
-                    ),
-                );
-            }
-        });
-        let Some(best) = best else {
-            return self.say("resign");
-        };
-        let text = xboard_text(&self.pos, best);
-        if self.pos.try_play(best).is_err() {
-            return self.say("resign");
-        }
-        self.say(&format!("move {text}"));
-        self.announce();
+        self.start_search(false);
     }
+
+    /// Starts a search of the position in its own thread: the engine's move
+    /// within the time control, or an analysis without end.
+    fn start_search(&mut self, analyze: bool) {
+        self.stop_search();
+        if analyze && self.pos.outcome().is_some() {
+            return;
+        }
+        let limits = if analyze {
+            Limits::default()
+        } else {
+            self.limits()
+        };
+        self.generation += 1;
+        let generation = self.generation;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (engine, flag, events) = (self.engine.clone(), stop.clone(), self.events.clone());
+        let root = self.pos.clone();
+        let (post, out) = (self.post || analyze, self.out.clone());
+        let handle = std::thread::spawn(move || {
+            let Ok(mut engine) = engine.lock() else {
+                let _ = events.send(Event::Done(generation, None));
+                return;
+            };
+            let mut pos = root.clone();
+            let start = Instant::now();
+            let (best, _) = engine.think_any(&mut pos, limits, &flag, |info| {
+                if post {
+                    say(&out, &thinking_line(&root, info, start.elapsed()));
+                }
+            });
+            // Analysis goes on until it is stopped.
+            while analyze && !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let _ = events.send(Event::Done(generation, best));
+        });
+        self.search = Some(Search {
+            analyze,
+            stop,
+            handle,
+        });
+    }
+
+    /// Stops the running search, if any, without playing its move.
+    fn stop_search(&mut self) {
+        if let Some(search) = self.search.take() {
+            self.generation += 1;
+            search.stop.store(true, Ordering::Relaxed);
+            let _ = search.handle.join();
+        }
+    }
+
+    /// A search has finished: the engine's move is played (unless a command
+    /// stopped it), then the commands that waited for it are handled.
+    fn finished(&mut self, generation: u64, best: Option<Move>) -> bool {
+        if generation != self.generation {
+            return true;
+        }
+        let Some(search) = self.search.take() else {
+            return true;
+        };
+        let _ = search.handle.join();
+        if !search.analyze {
+            match best {
+                Some(best) => {
+                    let text = xboard_text(&self.pos, best);
+                    if self.pos.try_play(best).is_ok() {
+                        self.say(&format!("move {text}"));
+                        self.announce();
+                    } else {
+                        self.say("resign");
+                    }
+                }
+                None => self.say("resign"),
+            }
+        }
+        for line in std::mem::take(&mut self.pending) {
+            if !self.line(line) {
+                return false;
+            }
+        }
+        !(self.quitting && self.search.is_none())
+    }
+}
+
+/// A thinking line as XBoard reads it: depth, score, time in centiseconds,
+/// nodes, the principal variation.
+fn thinking_line(root: &AnyPosition, info: &crate::engine::Info, elapsed: Duration) -> String {
+    let mut p = root.clone();
+    let mut words = Vec::new();
+    for &m in &info.pv {
+        words.push(xboard_text(&p, m));
+        if p.try_play(m).is_err() {
+            break;
+        }
+    }
+    format!(
+        "{} {} {} {} {}",
+        info.depth,
+        info.score.clamp(-100_000, 100_000),
+        elapsed.as_millis() / 10,
+        info.nodes,
+        words.join(" ")
+    )
 }
 
 /// Whether a word is written as a move (not a command): it starts with a

@@ -520,3 +520,164 @@ fn xboard_takes_a_lions_two_legs_as_xboard_writes_them() {
     );
     assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
 }
+
+/// A running `koma xboard`, talked to line by line.
+struct Live {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Live {
+    fn start() -> Live {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+            .arg("xboard")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("koma runs");
+        let out = child.stdout.take().expect("stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Live {
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().expect("stdin");
+        stdin.write_all(text.as_bytes()).expect("written");
+        stdin.flush().expect("flushed");
+    }
+
+    /// The first line from now on that `want` accepts (60 s at most: the
+    /// engine is not timed here, a hang is caught).
+    fn wait_for(&mut self, what: &str, want: impl Fn(&str) -> bool) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if want(&line) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!("no {what} in: {:?}", self.seen),
+            }
+        }
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A thinking line's depth and principal variation.
+fn thinking(line: &str) -> Option<(u32, Vec<String>)> {
+    let w: Vec<&str> = line.split(' ').collect();
+    if w.len() < 5 || !w[..4].iter().all(|x| x.parse::<i64>().is_ok()) {
+        return None;
+    }
+    Some((
+        w[0].parse().ok()?,
+        w[4..].iter().map(|s| s.to_string()).collect(),
+    ))
+}
+
+#[test]
+fn xboard_analyzes_without_moving_and_follows_the_moves_it_is_sent() {
+    let mut k = Live::start();
+    k.send("xboard\nprotover 2\nnew\nvariant judkins-shogi\nforce\npost\nanalyze\n");
+    let deep = |l: &str| thinking(l).is_some_and(|(d, _)| d >= 3);
+    let first = k.wait_for("an analysis line of depth 3", deep);
+    // Sente to move: its line starts with a move of sente's.
+    let sente = koma_with_input(
+        &["moves", "--variant", "judkins-shogi", "--notation", "fairy"],
+        b"",
+    )
+    .0;
+    let pv = thinking(&first).expect("a line").1;
+    assert!(sente.lines().any(|m| m == pv[0]), "{first}");
+    k.send("usermove a2a3\n");
+    let gote = koma_with_input(
+        &[
+            "moves",
+            "--variant",
+            "judkins-shogi",
+            "--moves",
+            "a2a3",
+            "--notation",
+            "fairy",
+        ],
+        b"",
+    )
+    .0;
+    let line = k.wait_for("an analysis line after a2a3", |l| {
+        thinking(l).is_some_and(|(d, pv)| d >= 2 && gote.lines().any(|m| m == pv[0]))
+    });
+    assert!(!line.is_empty());
+    k.send("exit\nping 7\n");
+    k.wait_for("pong 7", |l| l == "pong 7");
+    assert!(
+        !k.seen.iter().any(|l| l.starts_with("move ")),
+        "{:?}",
+        k.seen
+    );
+    k.send("quit\n");
+}
+
+#[test]
+fn xboard_moves_at_once_when_told_to_and_not_after_force() {
+    let mut k = Live::start();
+    // Thirty seconds a move: `?` makes it move now.
+    k.send("xboard\nprotover 2\nnew\nvariant judkins-shogi\nst 30\nusermove a2a3\n");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let asked = std::time::Instant::now();
+    k.send("?\n");
+    let mv = k.wait_for("a move", |l| l.starts_with("move "));
+    assert!(
+        asked.elapsed() < std::time::Duration::from_secs(25),
+        "{mv} after {:?}",
+        asked.elapsed()
+    );
+    // `force` while it thinks: no move comes.
+    let reply = &mv["move ".len()..];
+    let legal = koma_with_input(
+        &[
+            "moves",
+            "--variant",
+            "judkins-shogi",
+            "--moves",
+            "a2a3",
+            reply,
+            "--notation",
+            "fairy",
+        ],
+        b"",
+    )
+    .0;
+    let next = legal.lines().next().expect("a legal move for sente");
+    k.send(&format!("usermove {next}\n"));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    k.send("force\nping 8\n");
+    k.wait_for("pong 8", |l| l == "pong 8");
+    let moves = k.seen.iter().filter(|l| l.starts_with("move ")).count();
+    assert_eq!(moves, 1, "{:?}", k.seen);
+    k.send("quit\n");
+}
