@@ -16,6 +16,7 @@
 
 mod go;
 mod xboard;
+mod xboard_setup;
 
 pub use xboard::serve_xboard;
 

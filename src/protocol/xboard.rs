@@ -12,6 +12,9 @@
 //! `random`, `computer`, `name`, `accepted`, `rejected`, `draw`, `bk`,
 //! `hint`, `.`).
 //!
+//! `variant NAME` of a variant XBoard does not know is answered with its
+//! `setup` and `piece` lines ([`super::xboard_setup`]).
+//!
 //! Moves are written as XBoard writes a board's squares: file letters from
 //! the first player's left, rank numbers from the first player's side
 //! (Fairy-Stockfish's notation, `e1e2`, `e1a5+`, `P@c3`); a move in two legs
@@ -286,6 +289,16 @@ impl XSession {
                 Ok(g) => {
                     self.game = g;
                     self.pos = AnyPosition::start(&self.game);
+                    // A variant XBoard does not know: its board, pieces and moves.
+                    if !super::xboard_setup::XBOARD_KNOWS.contains(&rest) {
+                        let lines = crate::with_rules!(&self.game, r => super::xboard_setup::engine_defined(r));
+                        match lines {
+                            Ok(lines) => lines.iter().for_each(|l| self.say(l)),
+                            Err(why) => self.say(&format!(
+                                "tellusererror XBoard cannot be told {rest}'s pieces: {why}"
+                            )),
+                        }
+                    }
                 }
                 Err(e) => self.say(&format!(
                     "Error (unknown variant): {rest}: {}",

@@ -6,7 +6,9 @@
 #   tests/gui/xboard_match.sh [VARIANT [GAMES]]      (defaults: chu 2)
 #
 # Needs xboard, xvfb and hachu (Debian; installed here when missing). Environment: KOMA (default
-# target/release/koma), HACHU (default /usr/games/hachu), ST (time a move as XBoard writes it, MIN:SEC, default 0:01),
+# target/release/koma), HACHU (default /usr/games/hachu), SECOND (the second engine's command,
+# default HaChu; "$KOMA xboard" for koma against itself at a variant XBoard does not know,
+# which koma then describes to XBoard with `setup` and `piece`), ST (time a move as XBoard writes it, MIN:SEC, default 0:01),
 # OUT (prefix of the PGN and XBoard's debug log, default /tmp/xboard-VARIANT), XBOARD_ARGS (more
 # options for XBoard, e.g. "-adjudicateDrawMoves 200" to end long games). Prints the PGN's
 # results, XBoard's final score, and the lines of the debug log where XBoard says a move of
@@ -33,7 +35,7 @@ dir=$(mktemp -d)
 # -st: seconds a move for both; -xexit: leave when the match is over; the engines run in a
 # scratch directory (HaChu writes nothing there, koma neither).
 (cd "$dir" && xvfb-run -a /usr/games/xboard -variant "$variant" \
-  -fcp "$koma xboard" -fd "$dir" -scp "$hachu" -sd "$dir" \
+  -fcp "$koma xboard" -fd "$dir" -scp "${SECOND:-$hachu}" -sd "$dir" \
   -matchGames "$games" -searchTime "$st" -saveGameFile "$out.pgn" \
   -debugMode true -nameOfDebugFile "$out.debug" ${XBOARD_ARGS:-} -xexit 2>&1) | grep -v '^ALSA\|^aplay' || true
 grep '^\[Result\|^\[White\|^\[Black' "$out.pgn" | paste - - -
