@@ -1066,19 +1066,17 @@ mod tests {
             let back = Game::compile(&v).unwrap_or_else(|e| panic!("{slug}: {e}\n{doc}"));
             let mut a = AnyPosition::start(&game);
             let mut b = AnyPosition::new(&back, game.start_setup()).unwrap();
-            let fairy = crate::notation::Notation::Fairy;
-            let mut moves_a: Vec<String> = a
-                .legal_moves()
-                .into_iter()
-                .map(|m| a.format_move(m, fairy))
-                .collect();
-            let mut moves_b: Vec<String> = b
-                .legal_moves()
-                .into_iter()
-                .map(|m| b.format_move(m, fairy))
-                .collect();
-            moves_a.sort();
-            moves_b.sort();
+            let sorted = |p: &AnyPosition| {
+                let fairy = crate::notation::Notation::Fairy;
+                let mut l: Vec<String> = p
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| p.format_move(m, fairy))
+                    .collect();
+                l.sort();
+                l
+            };
+            let (moves_a, moves_b) = (sorted(&a), sorted(&b));
             assert_eq!(moves_a, moves_b, "{slug}");
             assert_eq!(a.perft(2), b.perft(2), "{slug}");
             checked += 1;

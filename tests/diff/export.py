@@ -75,21 +75,8 @@ def main():
         v.check_wins = keys.get("checkCounting") == "true"
         dropmate = keys.get("shogiPawnDropMateIllegal") == "true"
         run.load_section(v, keys["shogiPawn"].upper() if dropmate else None)
-        t1 = time.time()
-        try:
-            nodes, positions, diffs = run.compare(v)
-        except (harness.HarnessError, subprocess.TimeoutExpired) as e:
-            print(f"HARNESS ERROR {slug}: {e}", flush=True)
+        if not run.compare_counted(v, slug, name, total, (f"rv-{slug}", slug)):
             total["diffs"] += 1
-            continue
-        for d in diffs[:3]:
-            print(randvar.describe(v, d, a).replace(f"rv-{slug}", slug), flush=True)
-        total["variants"] += 1
-        total["positions"] += positions
-        total["nodes"] += nodes
-        total["diffs"] += len(diffs)
-        print(f"{slug} as [{name}]: perft nodes {nodes}, positions {positions}, "
-              f"differences {len(diffs)} ({time.time() - t1:.1f} s)", flush=True)
     for slug, why in refused:
         print(f"{slug}: not exported ({why})")
     print(f"exported variants: {total['variants']}, perft nodes: {total['nodes']}, "

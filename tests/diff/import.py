@@ -127,21 +127,8 @@ def main():
         if load and fs not in run.sf.variants():
             run.load_section(v, dropmate.group(1) if dropmate else None)
         v.start = run.sf.start_fen(fs)
-        t1 = time.time()
-        try:
-            nodes, positions, diffs = run.compare(v)
-        except (harness.HarnessError, subprocess.TimeoutExpired) as e:
-            print(f"HARNESS ERROR {label}: {e}", flush=True)
+        if not run.compare_counted(v, label, name, total):
             total["errors"] += 1
-            continue
-        for d in diffs[:3]:
-            print(randvar.describe(v, d, a), flush=True)
-        total["variants"] += 1
-        total["positions"] += positions
-        total["nodes"] += nodes
-        total["diffs"] += len(diffs)
-        print(f"{label} as [{name}]: perft nodes {nodes}, positions {positions}, "
-              f"differences {len(diffs)} ({time.time() - t1:.1f} s)", flush=True)
     for label, why in refused:
         print(f"{label}: not imported ({why})")
     print(f"imported sections: {total['variants']}, perft nodes: {total['nodes']}, "

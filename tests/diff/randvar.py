@@ -551,6 +551,27 @@ class Run:
         positions, diffs = self.games(v)
         return nodes, positions, ([pd] if pd else []) + diffs
 
+    def compare_counted(self, v, label, name, total, rename=None):
+        """compare(v) with its report: the first differences in full, one
+        line for the variant, the totals added up; False where the harness
+        could not compare (the error printed). export.py and import.py."""
+        t1 = time.time()
+        try:
+            nodes, positions, diffs = self.compare(v)
+        except (harness.HarnessError, subprocess.TimeoutExpired) as e:
+            print(f"HARNESS ERROR {label}: {e}", flush=True)
+            return False
+        for d in diffs[:3]:
+            text = describe(v, d, self.a)
+            print(text.replace(*rename) if rename else text, flush=True)
+        total["variants"] += 1
+        total["positions"] += positions
+        total["nodes"] += nodes
+        total["diffs"] += len(diffs)
+        print(f"{label} as [{name}]: perft nodes {nodes}, positions {positions}, "
+              f"differences {len(diffs)} ({time.time() - t1:.1f} s)", flush=True)
+        return True
+
     def exported(self, v):
         """The section `koma variant export` writes for the variant's file."""
         r = subprocess.run([self.a.koma, "variant", "export", str(v.path), "--to", "ini",

@@ -396,6 +396,21 @@ fn position_moves_read_a_pass_through_any_empty_square() {
     );
 }
 
+/// Judkins' shogi's legal moves after `moves`, in Fairy-Stockfish's
+/// notation (XBoard's), from `koma moves`.
+fn judkins_moves_after(moves: &[&str]) -> Vec<String> {
+    let mut args = vec!["moves", "--variant", "judkins-shogi", "--notation", "fairy"];
+    if !moves.is_empty() {
+        args.push("--moves");
+        args.extend_from_slice(moves);
+    }
+    koma_with_input(&args, b"")
+        .0
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 /// koma's answers to an XBoard session (`koma xboard`, or `koma` with
 /// `xboard` first), thinking lines dropped.
 fn xboard(args: &[&str], input: &str) -> Vec<String> {
@@ -438,21 +453,9 @@ fn xboard_plays_moves_takes_them_back_and_answers_pings_in_order() {
     assert_eq!(moves.len(), 2, "{lines:?}");
     // After a2a3 the engine (gote) answered; in force mode it waits, and
     // `go` makes it play gote's move again.
-    let legal = koma_with_input(
-        &[
-            "moves",
-            "--variant",
-            "judkins-shogi",
-            "--moves",
-            "a2a3",
-            "--notation",
-            "fairy",
-        ],
-        b"",
-    )
-    .0;
+    let legal = judkins_moves_after(&["a2a3"]);
     for m in &moves {
-        assert!(legal.lines().any(|l| l == &m[5..]), "{m} legal after a2a3");
+        assert!(legal.iter().any(|l| l == &m[5..]), "{m} legal after a2a3");
     }
     let order: Vec<&str> = lines
         .iter()
@@ -607,29 +610,13 @@ fn xboard_analyzes_without_moving_and_follows_the_moves_it_is_sent() {
     let deep = |l: &str| thinking(l).is_some_and(|(d, _)| d >= 3);
     let first = k.wait_for("an analysis line of depth 3", deep);
     // Sente to move: its line starts with a move of sente's.
-    let sente = koma_with_input(
-        &["moves", "--variant", "judkins-shogi", "--notation", "fairy"],
-        b"",
-    )
-    .0;
+    let sente = judkins_moves_after(&[]);
     let pv = thinking(&first).expect("a line").1;
-    assert!(sente.lines().any(|m| m == pv[0]), "{first}");
+    assert!(sente.contains(&pv[0]), "{first}");
     k.send("usermove a2a3\n");
-    let gote = koma_with_input(
-        &[
-            "moves",
-            "--variant",
-            "judkins-shogi",
-            "--moves",
-            "a2a3",
-            "--notation",
-            "fairy",
-        ],
-        b"",
-    )
-    .0;
+    let gote = judkins_moves_after(&["a2a3"]);
     let line = k.wait_for("an analysis line after a2a3", |l| {
-        thinking(l).is_some_and(|(d, pv)| d >= 2 && gote.lines().any(|m| m == pv[0]))
+        thinking(l).is_some_and(|(d, pv)| d >= 2 && gote.contains(&pv[0]))
     });
     assert!(!line.is_empty());
     k.send("exit\nping 7\n");
@@ -658,21 +645,8 @@ fn xboard_moves_at_once_when_told_to_and_not_after_force() {
     );
     // `force` while it thinks: no move comes.
     let reply = &mv["move ".len()..];
-    let legal = koma_with_input(
-        &[
-            "moves",
-            "--variant",
-            "judkins-shogi",
-            "--moves",
-            "a2a3",
-            reply,
-            "--notation",
-            "fairy",
-        ],
-        b"",
-    )
-    .0;
-    let next = legal.lines().next().expect("a legal move for sente");
+    let legal = judkins_moves_after(&["a2a3", reply]);
+    let next = legal.first().expect("a legal move for sente");
     k.send(&format!("usermove {next}\n"));
     std::thread::sleep(std::time::Duration::from_millis(300));
     k.send("force\nping 8\n");
