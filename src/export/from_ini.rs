@@ -417,13 +417,76 @@ pub fn import(text: &str, file: &str, section: &str) -> Result<String, Vec<Impor
     problems.sort_by(|a, b| a.at.cmp(&b.at));
     problems.dedup();
     match doc {
-        Some(doc) if problems.is_empty() => Ok(doc),
+        Some(doc) if problems.is_empty() => Ok(with_values(&doc)),
         _ if problems.is_empty() => Err(vec![ImportProblem {
             at: format!("{file}:{head_line}"),
             message: format!("[{section}] cannot be read"),
         }]),
         _ => Err(problems),
     }
+}
+
+/// The document with a `value` for each piece that is not royal (a
+/// variants.ini section gives none): `345·√m − 245`, at least 50, rounded to
+/// tens, where `m` is the number of squares the piece reaches from the
+/// middle of the empty board, a curve through shogi's pawn (1 square, 100)
+/// and gold (6, 600) that gives its silver 530, bishop and rook 1140, dragon
+/// and horse 1300. A document koma cannot compile is given back as it is (the caller
+/// reports why).
+fn with_values(doc: &str) -> String {
+    use crate::board::{Bitboard, Color, Square};
+    use crate::{Game, with_rules};
+    let Ok(game) =
+        crate::variant::from_text(doc, "the imported file", None).and_then(|v| Game::compile(&v))
+    else {
+        return doc.to_string();
+    };
+    let values: HashMap<String, u32> = with_rules!(&game, rules => {
+        let t = rules.topology;
+        let middle = ((t.cols / 2) as i32, (t.rows / 2) as i32);
+        let origin = t
+            .squares()
+            .min_by_key(|&sq| (t.file(sq) as i32 - middle.0).pow(2) + (t.rank(sq) as i32 - middle.1).pow(2))
+            .unwrap_or(Square::new(0));
+        rules
+            .roles
+            .iter()
+            .enumerate()
+            .filter(|(_, info)| !info.royal)
+            .map(|(i, info)| {
+                let role = crate::rules::Role(i as u8);
+                let here = Bitboard::from_square(origin);
+                let m = rules.targets_all(Color::Sente, role, origin, here, Default::default()).count() as f64;
+                let v = (345.0 * m.sqrt() - 245.0).max(50.0);
+                (info.name.clone(), ((v / 10.0).round() * 10.0) as u32)
+            })
+            .collect()
+    });
+    let mut out = String::new();
+    for line in doc.lines() {
+        let trimmed = line.trim_start();
+        // A piece's header (`    gold:`) is followed by its value; a
+        // promoted side's value goes inside its braces.
+        if line.starts_with("    ") && !line.starts_with("     ") && trimmed.ends_with(':') {
+            out.push_str(line);
+            out.push('\n');
+            if let Some(v) = values.get(trimmed.trim_end_matches(':')) {
+                out.push_str(&format!("      value: {v}\n"));
+            }
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("promotion: { name: ")
+            && let Some(name) = rest.split(',').next()
+            && let Some(v) = values.get(name)
+            && let Some(body) = line.strip_suffix(" }")
+        {
+            out.push_str(&format!("{body}, value: {v} }}\n"));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// The document, or None where a problem is already recorded.
@@ -990,7 +1053,15 @@ mod tests {
         assert!(doc.contains("max_per_file: 1"));
         // The dragon horse is only a promoted side.
         assert!(!doc.contains("dragon_horse:"), "{doc}");
-        assert!(doc.contains("promotion: { name: promoted_bishop, betza: \"BW\" }"));
+        // Values from the reach on the empty 9×9 board: the pawn's 1 square
+        // and the gold's 6 give 100 and 600, the horse's 20 give 1300.
+        assert!(
+            doc.contains("promotion: { name: promoted_bishop, betza: \"BW\", value: 1300 }"),
+            "{doc}"
+        );
+        assert!(doc.contains("    shogi_pawn:\n      value: 100\n"), "{doc}");
+        assert!(doc.contains("    gold:\n      value: 600\n"), "{doc}");
+        assert!(!doc.contains("    king:\n      value"), "{doc}");
     }
 
     #[test]
