@@ -434,7 +434,7 @@ pub fn import(text: &str, file: &str, section: &str) -> Result<String, Vec<Impor
 /// and horse 1300. A document koma cannot compile is given back as it is (the caller
 /// reports why).
 fn with_values(doc: &str) -> String {
-    use crate::board::{Bitboard, Color, Square};
+    use crate::board::{Bitboard, Color};
     use crate::{Game, with_rules};
     let Ok(game) =
         crate::variant::from_text(doc, "the imported file", None).and_then(|v| Game::compile(&v))
@@ -443,11 +443,7 @@ fn with_values(doc: &str) -> String {
     };
     let values: HashMap<String, u32> = with_rules!(&game, rules => {
         let t = rules.topology;
-        let middle = ((t.cols / 2) as i32, (t.rows / 2) as i32);
-        let origin = t
-            .squares()
-            .min_by_key(|&sq| (t.file(sq) as i32 - middle.0).pow(2) + (t.rank(sq) as i32 - middle.1).pow(2))
-            .unwrap_or(Square::new(0));
+        let origin = t.middle();
         rules
             .roles
             .iter()

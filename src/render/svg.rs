@@ -457,14 +457,7 @@ fn movement_of<B: Bitboard>(rules: &Rules<B>, role: Role, labels: Labels) -> Str
     let (cols, rows) = (t.cols as f64, t.rows as f64);
     let margin = 0.3 * c;
     let title_h = 0.8 * c;
-    // The middle square, or the square nearest it where the middle is a hole.
-    let middle = ((t.cols / 2) as i32, (t.rows / 2) as i32);
-    let origin = t
-        .squares()
-        .min_by_key(|&sq| {
-            (t.file(sq) as i32 - middle.0).pow(2) + (t.rank(sq) as i32 - middle.1).pow(2)
-        })
-        .unwrap_or(Square::new(0));
+    let origin = t.middle();
     let here = B::from_square(origin);
     let quiet = rules.targets_all(Color::Sente, role, origin, here, B::default());
     // A capture is asked of each square alone: an enemy there, nothing else

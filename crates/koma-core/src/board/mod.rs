@@ -172,6 +172,17 @@ impl Topology {
         self.cells().filter(move |&c| !self.is_hole(c))
     }
 
+    /// The middle square, or the square nearest it where the middle is a
+    /// hole (a piece's movement diagram, its reach on an empty board).
+    pub fn middle(self) -> Square {
+        let middle = ((self.cols / 2) as i32, (self.rows / 2) as i32);
+        self.squares()
+            .min_by_key(|&sq| {
+                (self.file(sq) as i32 - middle.0).pow(2) + (self.rank(sq) as i32 - middle.1).pow(2)
+            })
+            .unwrap_or(Square::new(0))
+    }
+
     /// The square `k` steps of `(dx, dy)` away from `sq` (dx toward file
     /// `a`'s far side, dy toward gote), if it is on the board: the one seam
     /// through which move tables see the board's shape.
