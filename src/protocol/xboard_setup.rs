@@ -32,7 +32,30 @@ const PICTURES: &[(char, usize)] = &[
 /// The `setup` and `piece` lines for the rules, or why XBoard cannot be
 /// told them.
 pub fn engine_defined<B: Bitboard>(rules: &Rules<B>) -> Result<Vec<String>, String> {
+    use crate::variant::schema::PromotionRule;
     let t = rules.topology;
+    // Rules XBoard's shogi would judge otherwise, so that it would call
+    // koma's legal moves illegal.
+    if !rules.check {
+        return Err(
+            "the royal piece may be left attacked and captured, which XBoard's shogi forbids"
+                .into(),
+        );
+    }
+    if rules.check_wins {
+        return Err("giving check wins, which XBoard's shogi does not know".into());
+    }
+    if rules.borrows() {
+        return Err("pieces move as a friend behind them, which XBoard cannot be told".into());
+    }
+    if !matches!(
+        rules.promotion,
+        PromotionRule::Optional | PromotionRule::Mandatory
+    ) {
+        return Err(
+            "pieces promote otherwise than in a zone, which XBoard's shogi does not know".into(),
+        );
+    }
     let mut table = ['.'; 22];
     let mut royal = None;
     let mut pieces = Vec::new();
@@ -151,11 +174,23 @@ mod tests {
             "{}",
             l[0]
         );
-        let l = lines("kyoto-shogi").unwrap();
-        assert!(l.iter().any(|x| x == "piece +P& R"), "{l:?}");
-        let why = lines("dai-shogi").unwrap_err();
+        let l = lines("tori-shogi").unwrap();
+        assert!(
+            l.iter().filter(|x| x.starts_with("piece +")).count() == 2,
+            "{l:?}"
+        );
+        for (slug, why) in [
+            ("kyoto-shogi", "otherwise than in a zone"),
+            ("dobutsu-shogi", "left attacked"),
+            ("check-shogi", "giving check wins"),
+            ("annan-shogi", "a friend behind them"),
+        ] {
+            let e = lines(slug).unwrap_err();
+            assert!(e.contains(why), "{slug}: {e}");
+        }
+        let why = lines("tests/moves/variants/long-ids.md").unwrap_err();
         assert!(why.contains("more than one letter"), "{why}");
-        let why = lines("chu-shogi").unwrap_err();
+        let why = lines("wa-shogi").unwrap_err();
         assert!(why.contains("22 slots"), "{why}");
     }
 }
