@@ -18,6 +18,12 @@ use crate::rules::Rules;
 /// The variants XBoard knows by name: it draws and checks them itself.
 pub const XBOARD_KNOWS: &[&str] = &["shogi", "chu"];
 
+/// Slots whose drops XBoard's shogi limits as shogi's (its pawn: not on
+/// the last rank nor on a file with another; its knight: not on the last two
+/// ranks; its lance: not on the last rank): only a piece that moves so may
+/// take them.
+const SHOGI_SLOTS: &[(usize, &str)] = &[(0, "fW"), (1, "fN"), (4, "fR")];
+
 /// Slots XBoard draws as a piece of this letter.
 const PICTURES: &[(char, usize)] = &[
     ('P', 0),
@@ -89,7 +95,14 @@ pub fn engine_defined<B: Bitboard>(rules: &Rules<B>) -> Result<Vec<String>, Stri
         // slot is free; the others take any free slot, the first eleven
         // first (a letter in a promoted slot is a piece of its own to XBoard,
         // not a promotion, which it writes `+`).
-        let free = |s: usize| table[s] == '.' && (!promotes || (s < 11 && table[s + 11] == '.'));
+        let shogi_rules = |s: usize| {
+            SHOGI_SLOTS
+                .iter()
+                .all(|&(slot, betza)| slot != s || info.betza == betza)
+        };
+        let free = |s: usize| {
+            table[s] == '.' && shogi_rules(s) && (!promotes || (s < 11 && table[s + 11] == '.'))
+        };
         let slot = picture
             .filter(|&s| free(s))
             .or_else(|| (0..22).find(|&s| free(s)))

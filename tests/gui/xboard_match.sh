@@ -39,7 +39,10 @@ dir=$(mktemp -d)
   -matchGames "$games" -searchTime "$st" -saveGameFile "$out.pgn" \
   -debugMode true -nameOfDebugFile "$out.debug" ${XBOARD_ARGS:-} -xexit 2>&1) | grep -v '^ALSA\|^aplay' || true
 grep '^\[Result\|^\[White\|^\[Black' "$out.pgn" | paste - - -
-bad=$(grep -n 'Illegal move\|<first : Error\|<second: Error\|tellusererror' "$out.debug" || true)
+bad=$(grep -an 'Illegal move\|<first : Error\|<second: Error\|tellusererror' "$out.debug" || true)
+# XBoard's own verdicts in the PGN: a move it refused ("Forfeit due to illegal move") or a claim
+# it did not accept ("False ... claim").
+bad="$bad$(grep -ain 'illegal\|forfeit\|false .*claim' "$out.pgn" || true)"
 if [ -n "$bad" ]; then
   echo "$bad"
   exit 1
