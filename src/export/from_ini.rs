@@ -78,13 +78,9 @@ struct Value {
     text: String,
     file: String,
     line: usize,
-    /// Later settings have higher numbers: a parent's before its child's,
-    /// a section's in the order of its lines.
-    order: usize,
 }
 
-/// One section's keys in the order written, each with its place in the
-/// chain.
+/// One section's keys in the order written.
 type Stage = Vec<(String, Value)>;
 
 /// A section as written.
@@ -165,7 +161,6 @@ fn sections(text: &str, file: &str) -> Result<Vec<Section>, Vec<ImportProblem>> 
                 text: value.trim().to_string(),
                 file: file.to_string(),
                 line,
-                order: 0,
             },
         ));
     }
@@ -235,17 +230,11 @@ fn resolve(
     }
     let mut keys = BTreeMap::new();
     let mut stages = Vec::new();
-    let mut order = 0;
     for s in chain.iter().rev() {
-        let mut stage = Vec::new();
         for (k, v) in &s.keys {
-            order += 1;
-            let mut v = v.clone();
-            v.order = order;
             keys.insert(k.clone(), v.clone());
-            stage.push((k.clone(), v));
         }
-        stages.push(stage);
+        stages.push(s.keys.clone());
     }
     Ok((keys, stages))
 }
