@@ -72,23 +72,21 @@ pub fn run(args: &VariantArgs, out: &mut dyn Write) -> Result<(), Error> {
 fn import(args: &ImportArgs, out: &mut dyn Write) -> Result<(), Error> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| Error::Usage(format!("cannot read {}: {e}", args.file)))?;
-    let doc = from_ini::import(&text, &args.file, &args.section).map_err(|problems| {
-        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
-        Error::Invalid(format!(
-            "[{}] cannot be written as a koma variant file:\n{}",
-            args.section,
-            list.join("\n")
-        ))
-    })?;
-    // The file written must be one koma reads: a problem here is koma's.
-    let checked =
-        variant::from_text(&doc, "the imported file", None).and_then(|v| Game::compile(&v));
-    if let Err(e) = checked {
-        return Err(Error::Invalid(format!(
-            "[{}] was read, but koma cannot compile the file written from it:\n{e}\n--- the file ---\n{doc}",
+    let doc = from_ini::import(&text, &args.file, &args.section).map_err(|e| match e {
+        from_ini::ImportError::Refused(problems) => {
+            let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+            Error::Invalid(format!(
+                "[{}] cannot be written as a koma variant file:\n{}",
+                args.section,
+                list.join("\n")
+            ))
+        }
+        // The file written must be one koma reads: a problem here is koma's.
+        from_ini::ImportError::Uncompiled { doc, error } => Error::Invalid(format!(
+            "[{}] was read, but koma cannot compile the file written from it:\n{error}\n--- the file ---\n{doc}",
             args.section
-        )));
-    }
+        )),
+    })?;
     match &args.output {
         Some(path) => std::fs::write(path, &doc).map_err(Error::io(format!("write {path}"))),
         None => out

@@ -72,6 +72,27 @@ impl std::fmt::Display for ImportProblem {
     }
 }
 
+/// Why a section gives no koma file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImportError {
+    /// What the section says that koma cannot carry, each thing located.
+    Refused(Vec<ImportProblem>),
+    /// The section was read, but koma cannot compile the file written from
+    /// it (koma's own diagnostics, and the file).
+    Uncompiled {
+        /// The file written.
+        doc: String,
+        /// Why koma cannot compile it.
+        error: String,
+    },
+}
+
+impl From<Vec<ImportProblem>> for ImportError {
+    fn from(problems: Vec<ImportProblem>) -> ImportError {
+        ImportError::Refused(problems)
+    }
+}
+
 /// One value and where it was written.
 #[derive(Clone, Debug)]
 struct Value {
@@ -356,7 +377,7 @@ fn quoted(s: &str) -> String {
 
 /// The koma variant file for section `section` of the variants.ini text
 /// `text` (`file` names it in messages), or every problem, located.
-pub fn import(text: &str, file: &str, section: &str) -> Result<String, Vec<ImportProblem>> {
+pub fn import(text: &str, file: &str, section: &str) -> Result<String, ImportError> {
     let own = sections(text, file)?;
     let built_in = sections(BUILT_IN, "<built-in>").map_err(|p| {
         p.into_iter()
@@ -378,7 +399,8 @@ pub fn import(text: &str, file: &str, section: &str) -> Result<String, Vec<Impor
                     names.join(", ")
                 }
             ),
-        }]);
+        }]
+        .into());
     };
     let head_line = head.line;
     let parent = head.parent.clone();
@@ -406,12 +428,12 @@ pub fn import(text: &str, file: &str, section: &str) -> Result<String, Vec<Impor
     problems.sort_by(|a, b| a.at.cmp(&b.at));
     problems.dedup();
     match doc {
-        Some(doc) if problems.is_empty() => Ok(with_values(&doc)),
-        _ if problems.is_empty() => Err(vec![ImportProblem {
+        Some(doc) if problems.is_empty() => with_values(&doc),
+        _ if problems.is_empty() => Err(ImportError::Refused(vec![ImportProblem {
             at: format!("{file}:{head_line}"),
             message: format!("[{section}] cannot be read"),
-        }]),
-        _ => Err(problems),
+        }])),
+        _ => Err(ImportError::Refused(problems)),
     }
 }
 
@@ -420,16 +442,17 @@ pub fn import(text: &str, file: &str, section: &str) -> Result<String, Vec<Impor
 /// tens, where `m` is the number of squares the piece reaches from the
 /// middle of the empty board, a curve through shogi's pawn (1 square, 100)
 /// and gold (6, 600) that gives its silver 530, bishop and rook 1140, dragon
-/// and horse 1300. A document koma cannot compile is given back as it is (the caller
-/// reports why).
-fn with_values(doc: &str) -> String {
+/// and horse 1300. The document is compiled for that, which also checks
+/// that koma plays the file written; where it cannot, the error says why.
+fn with_values(doc: &str) -> Result<String, ImportError> {
     use crate::board::{Bitboard, Color};
     use crate::{Game, with_rules};
-    let Ok(game) =
-        crate::variant::from_text(doc, "the imported file", None).and_then(|v| Game::compile(&v))
-    else {
-        return doc.to_string();
-    };
+    let game = crate::variant::from_text(doc, "the imported file", None)
+        .and_then(|v| Game::compile(&v))
+        .map_err(|e| ImportError::Uncompiled {
+            doc: doc.to_string(),
+            error: e.to_string(),
+        })?;
     let values: HashMap<String, u32> = with_rules!(&game, rules => {
         let t = rules.topology;
         let origin = t.middle();
@@ -471,7 +494,7 @@ fn with_values(doc: &str) -> String {
         out.push_str(line);
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 /// The document, or None where a problem is already recorded.
@@ -1017,7 +1040,8 @@ mod tests {
     fn problems(text: &str, section: &str) -> Vec<String> {
         match import(text, "v.ini", section) {
             Ok(doc) => panic!("imported:\n{doc}"),
-            Err(p) => p.iter().map(ToString::to_string).collect(),
+            Err(ImportError::Refused(p)) => p.iter().map(ToString::to_string).collect(),
+            Err(e) => panic!("refused otherwise: {e:?}"),
         }
     }
 
