@@ -324,8 +324,12 @@ fn svg_of<B: Bitboard>(pos: &Position<B>, options: &SvgOptions) -> String {
     s.push('\n');
     for rank in 0..t.rows {
         for file in 0..t.cols {
-            let sq = Square::new(rank * t.cols + file);
-            let Some(p) = pos.piece_at(sq) else { continue };
+            let Some(p) = t
+                .cell(file.into(), rank.into())
+                .and_then(|sq| pos.piece_at(sq))
+            else {
+                continue;
+            };
             let (name, kanji) = label(rules, p.role, options.labels);
             let cx = x0 + (file as f64 + 0.5) * c;
             let cy = y0 + ((t.rows - 1 - rank) as f64 + 0.5) * c;

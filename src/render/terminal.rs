@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::board::{Bitboard, Color, Square};
+use crate::board::{Bitboard, Color};
 use crate::position::{AnyPosition, Position};
 use crate::with_position;
 
@@ -71,7 +71,9 @@ fn board_text_of<B: Bitboard>(pos: &Position<B>, style: Style) -> String {
         let rank = t.rows - 1 - row;
         let _ = write!(s, "   |");
         for file in 0..t.cols {
-            let sq = Square::new(rank * t.cols + file);
+            let Some(sq) = t.cell(file.into(), rank.into()) else {
+                continue;
+            };
             let cell = match pos.piece_at(sq) {
                 None if t.is_hole(sq) => "#".repeat(cell),
                 None => " ".repeat(cell),

@@ -616,7 +616,7 @@ fn check_games(slug: &str, games: usize, plies: usize, seed: u64) -> usize {
 
                 let them = pos.turn().opposite();
                 let theirs: Vec<_> = (0..rules.topology.len())
-                    .map(|i| Square::new(i as u8))
+                    .map(|i| Square::new(i as u16))
                     .filter_map(|sq| pos.piece_at(sq).filter(|p| p.color == them).map(|p| (sq, p)))
                     .collect();
                 for &mv in &legal {
@@ -712,9 +712,11 @@ fn perft_equals_the_sum_of_its_divide() {
 }
 
 #[test]
-fn move_fits_in_four_bytes() {
+fn move_fits_in_eight_bytes() {
+    // Squares are 16 bits (boards to 36×36): a two-leg move names three
+    // of them and a promotion, the most a move holds.
     assert!(
-        std::mem::size_of::<Move>() <= 4,
+        std::mem::size_of::<Move>() <= 8,
         "Move is {} bytes",
         std::mem::size_of::<Move>()
     );

@@ -101,8 +101,8 @@ fn the_judkins_diagram_shows_what_a_person_expects() {
     let mut occupied = 0;
     {
         let pos = AnyPosition::start(&g);
-        for row in 0..6u8 {
-            for file in 0..6u8 {
+        for row in 0..6u16 {
+            for file in 0..6u16 {
                 let sq = koma::board::Square::new((5 - row) * 6 + file);
                 let (left, top) = (x0 + file as f64 * c, y0 + row as f64 * c);
                 // Near the upper and lower edge of the cell: a piece's tip is

@@ -77,6 +77,9 @@ EXTRA16 = {
 GAMES = {
     "large-12x12": {"size": 12, "zone": 4, "pieces": {**SHOGI, **EXTRA}},
     "large-16x16": {"size": 16, "zone": 5, "pieces": {**SHOGI, **EXTRA, **EXTRA16}},
+    "huge-20x20": {"size": 20, "zone": 6, "pieces": {**SHOGI, **EXTRA, **EXTRA16}},
+    "huge-25x25": {"size": 25, "zone": 8, "pieces": {**SHOGI, **EXTRA, **EXTRA16}},
+    "huge-36x36": {"size": 36, "zone": 11, "pieces": {**SHOGI, **EXTRA, **EXTRA16}},
 }
 
 # (id, game, FEN, depth). The start positions are the games' setups; the
@@ -103,6 +106,19 @@ POSITIONS = [
      "2g1c3kdxc1snl/5x2m1Y5/l2p1ppppp1p1ppp/p3p11/16/16/16/10c2S2/7n8/16/16/12y3/5D4G5/P1NPP1PPPP+b2PPP/1B5R5B1L/L1SGXD1KMDX1GSN1[RBPPPPYppppppyc] b - - 0 23", 3),
     ("large-16x16-pawn-drop-mate", "large-16x16",
      "g14k/5p10/15G/16/16/14R1/16/16/16/16/16/16/16/16/16/K15[P] w - - 0 1", 3),
+]
+
+# The boards past 256 squares (tests/large/huge-*.md, on Bitboard1344):
+# their starts, written to tests/perft/huge-boards.perft by `--huge`.
+HUGE_POSITIONS = [
+    ("huge-20x20-start", "huge-20x20",
+     "1lnsgcxdmlklmdxcgsnl/y2r2b2y2r2y2b1/pppppppppppppppppppp/20/20/20/20/20/20/20/20/20/20/20/20/20/20/PPPPPPPPPPPPPPPPPPPP/1B2Y2R2Y2B2R2Y/LNSGCXDMLKLMDXCGSNL1[] w - - 0 1", 2),
+    ("huge-25x25-start", "huge-25x25",
+     "lnsgcxdmlnsgkgsnlmdxcgsnl/3r3b3y3r3y3b1/ppppppppppppppppppppppppp/25/25/25/25/25/25/25/25/25/25/25/25/25/25/25/25/25/25/25/PPPPPPPPPPPPPPPPPPPPPPPPP/1B3Y3R3Y3B3R3/LNSGCXDMLNSGKGSNLMDXCGSNL[] w - - 0 1", 2),
+    ("huge-36x36-start", "huge-36x36",
+     "1lnsgcxdmlnsgcxdmlklmdxcgsnlmdxcgsnl/4r5b5y5r5y5b1/pppppppppppppppppppppppppppppppppppp/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP/1B5Y5R5Y5B5R4/LNSGCXDMLNSGCXDMLKLMDXCGSNLMDXCGSNL1[] w - - 0 1", 2),
+    ("huge-36x36-pawn-drop-mate", "huge-36x36",
+     "g34k/5p30/35G/36/36/34R1/" + "36/" * 29 + "K35[P] w - - 0 1", 3),
 ]
 
 SENTE, GOTE = 0, 1
@@ -336,6 +352,27 @@ class Pos:
         return total
 
 
+def main_huge():
+    print("# Perft of koma's test games past 256 squares (tests/large/huge-*.md:")
+    print("# 20x20, 25x25 and 36x36 with thirteen piece kinds, played on Bitboard1344).")
+    print("# Format as the other perft files.")
+    print("#")
+    print("# Source of the counts: tests/large/perft.py, a standalone Python perft written")
+    print("# from the games' rules (hard-coded in the script; it reads no file and shares")
+    print("# no code with koma), run as `python3 tests/large/perft.py --huge > this file`.")
+    print("# cargo test checks that koma's generator (perft_suite) gives them too.")
+    for pid, game_name, fen, depth in HUGE_POSITIONS:
+        game = Game(GAMES[game_name])
+        pos = Pos(game, fen)
+        print()
+        print(f"id {pid}")
+        print(f"variant tests/large/{game_name}.md")
+        print(f"fen {fen}")
+        for d in range(1, depth + 1):
+            print(f"perft {d} {pos.perft(d)}")
+            sys.stdout.flush()
+
+
 def main():
     print("# Perft of koma's two test games on more than 128 squares (tests/large/*.md:")
     print("# 12x12 and 16x16, played on Bitboard256). Format as the other perft files:")
@@ -360,4 +397,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--huge"]:
+        main_huge()
+    else:
+        main()

@@ -1,8 +1,9 @@
 //! Bitboards: one bit per square, in an integer as wide as the board needs.
 //!
 //! The engine is generic over the width: a variant whose board has at most
-//! 64 squares runs on `u64`, one of up to 128 squares on `u128`, a larger one
-//! (up to [`MAX_SQUARES`](super::MAX_SQUARES) = 256) on [`Bitboard256`].
+//! 64 squares runs on `u64`, one of up to 128 squares on `u128`, one of up
+//! to 256 on [`Bitboard256`], a larger one (up to
+//! [`MAX_SQUARES`](super::MAX_SQUARES) = 1,296, 36×36) on [`Bitboard1344`].
 //! Bit `i` is square `i` (see [`Square`]).
 
 use std::fmt::Debug;
@@ -10,7 +11,8 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 use super::Square;
 
-/// A set of squares. Implemented for `u64`, `u128` and [`Bitboard256`].
+/// A set of squares. Implemented for `u64`, `u128`, [`Bitboard256`] and
+/// [`Bitboard1344`].
 pub trait Bitboard:
     Copy
     + Eq
@@ -31,6 +33,11 @@ pub trait Bitboard:
     const CAPACITY: usize;
     /// The empty set.
     const EMPTY: Self;
+    /// A byte per square of a board this width holds (a position's piece
+    /// codes), so that a small board's position stays small.
+    type Cells: Copy + Send + Sync + 'static + AsRef<[u8]> + AsMut<[u8]>;
+    /// Every cell 0.
+    const EMPTY_CELLS: Self::Cells;
 
     /// The set holding only `sq`.
     fn from_square(sq: Square) -> Self;
@@ -87,6 +94,8 @@ macro_rules! impl_bitboard {
         impl Bitboard for $t {
             const CAPACITY: usize = <$t>::BITS as usize;
             const EMPTY: Self = 0;
+            type Cells = [u8; <$t>::BITS as usize];
+            const EMPTY_CELLS: Self::Cells = [0; <$t>::BITS as usize];
 
             #[inline]
             fn from_square(sq: Square) -> Self {
@@ -106,11 +115,11 @@ macro_rules! impl_bitboard {
             }
             #[inline]
             fn lsb(self) -> Square {
-                Square::new(self.trailing_zeros() as u8)
+                Square::new(self.trailing_zeros() as u16)
             }
             #[inline]
             fn msb(self) -> Square {
-                Square::new((<$t>::BITS - 1 - self.leading_zeros()) as u8)
+                Square::new((<$t>::BITS - 1 - self.leading_zeros()) as u16)
             }
             #[inline]
             fn more_than_one(self) -> bool {
@@ -140,7 +149,7 @@ impl_bitboard!(
     |sq: Square| 1 << sq.index(),
     u64::count_ones,
     |b: &mut u64| {
-        let sq = Square::new(b.trailing_zeros() as u8);
+        let sq = Square::new(b.trailing_zeros() as u16);
         *b &= b.wrapping_sub(1);
         sq
     }
@@ -185,11 +194,11 @@ impl_bitboard!(
         let lo = *b as u64;
         if lo != 0 {
             *b ^= u128::from(lo & lo.wrapping_neg());
-            Square::new(lo.trailing_zeros() as u8)
+            Square::new(lo.trailing_zeros() as u16)
         } else {
             let hi = (*b >> 64) as u64;
             *b ^= u128::from(hi & hi.wrapping_neg()) << 64;
-            Square::new(64 + hi.trailing_zeros() as u8)
+            Square::new(64 + hi.trailing_zeros() as u16)
         }
     }
 );
@@ -242,6 +251,8 @@ impl Not for Bitboard256 {
 impl Bitboard for Bitboard256 {
     const CAPACITY: usize = 256;
     const EMPTY: Self = Bitboard256([0, 0]);
+    type Cells = [u8; 256];
+    const EMPTY_CELLS: Self::Cells = [0; 256];
 
     #[inline]
     fn from_square(sq: Square) -> Self {
@@ -269,17 +280,17 @@ impl Bitboard for Bitboard256 {
     #[inline]
     fn lsb(self) -> Square {
         if self.0[0] != 0 {
-            Square::new(self.0[0].trailing_zeros() as u8)
+            Square::new(self.0[0].trailing_zeros() as u16)
         } else {
-            Square::new((128 + self.0[1].trailing_zeros()) as u8)
+            Square::new((128 + self.0[1].trailing_zeros()) as u16)
         }
     }
     #[inline]
     fn msb(self) -> Square {
         if self.0[1] != 0 {
-            Square::new((255 - self.0[1].leading_zeros()) as u8)
+            Square::new((255 - self.0[1].leading_zeros()) as u16)
         } else {
-            Square::new((127 - self.0[0].leading_zeros()) as u8)
+            Square::new((127 - self.0[0].leading_zeros()) as u16)
         }
     }
     #[inline]
@@ -304,54 +315,245 @@ impl Bitboard for Bitboard256 {
     fn pop_lsb(&mut self) -> Square {
         let [lo, hi] = &mut self.0;
         if *lo != 0 {
-            let sq = Square::new(lo.trailing_zeros() as u8);
+            let sq = Square::new(lo.trailing_zeros() as u16);
             *lo &= *lo - 1;
             sq
         } else {
-            let sq = Square::new((128 + hi.trailing_zeros()) as u8);
+            let sq = Square::new((128 + hi.trailing_zeros()) as u16);
             *hi &= hi.wrapping_sub(1);
             sq
         }
     }
 }
 
+/// A set of squares of any board koma holds: `W` words of 64 squares,
+/// square `i` bit `i % 64` of word `i / 64`. [`Bitboard1344`] (21 words)
+/// holds the 1,296 squares of a 36×36 board; the narrower boards keep
+/// their faster widths.
+///
+/// Operations loop over the words (the compiler unrolls them); finding
+/// the lowest or highest square stops at the first word that has one.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct BitboardWords<const W: usize>([u64; W]);
+
+/// The widest bitboard: 21 words, 1,344 squares.
+pub type Bitboard1344 = BitboardWords<21>;
+const _: () = assert!(super::MAX_SQUARES <= 64 * 21);
+
+impl<const W: usize> Default for BitboardWords<W> {
+    fn default() -> Self {
+        BitboardWords([0; W])
+    }
+}
+
+impl<const W: usize> Debug for BitboardWords<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BitboardWords(")?;
+        for (i, w) in self.0.iter().enumerate().rev() {
+            let sep = if i == 0 { "" } else { "_" };
+            write!(f, "{w:016x}{sep}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+macro_rules! impl_words_op {
+    ($op:ident, $f:ident, $assign:ident, $fa:ident, $sym:tt) => {
+        impl<const W: usize> $op for BitboardWords<W> {
+            type Output = BitboardWords<W>;
+            #[inline]
+            fn $f(mut self, rhs: BitboardWords<W>) -> BitboardWords<W> {
+                self $sym rhs;
+                self
+            }
+        }
+        impl<const W: usize> $assign for BitboardWords<W> {
+            #[inline]
+            fn $fa(&mut self, rhs: BitboardWords<W>) {
+                for (a, b) in self.0.iter_mut().zip(rhs.0) {
+                    *a $sym b;
+                }
+            }
+        }
+    };
+}
+
+impl_words_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
+impl_words_op!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
+impl_words_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^=);
+
+impl<const W: usize> Not for BitboardWords<W> {
+    type Output = BitboardWords<W>;
+    #[inline]
+    fn not(mut self) -> BitboardWords<W> {
+        for a in &mut self.0 {
+            *a = !*a;
+        }
+        self
+    }
+}
+
+impl<const W: usize> BitboardWords<W> {
+    #[inline]
+    fn from_square_words(sq: Square) -> Self {
+        let mut w = [0; W];
+        w[sq.index() / 64] = 1 << (sq.index() % 64);
+        BitboardWords(w)
+    }
+    #[inline]
+    fn first_word(self) -> Option<usize> {
+        self.0.iter().position(|&w| w != 0)
+    }
+    #[inline]
+    fn lowest(self) -> Square {
+        let i = self.first_word().unwrap_or(0);
+        Square::new((i * 64) as u16 + self.0[i].trailing_zeros() as u16)
+    }
+    #[inline]
+    fn highest(self) -> Square {
+        let i = self.0.iter().rposition(|&w| w != 0).unwrap_or(0);
+        Square::new((i * 64 + 63) as u16 - self.0[i].leading_zeros() as u16)
+    }
+    #[inline]
+    fn several(self) -> bool {
+        match self.first_word() {
+            None => false,
+            Some(i) => {
+                let w = self.0[i];
+                w & w.wrapping_sub(1) != 0 || self.0[i + 1..].iter().any(|&w| w != 0)
+            }
+        }
+    }
+    /// Every square `delta` places up the numbering (down when negative).
+    #[inline]
+    fn shifted_words(self, delta: i32) -> Self {
+        let d = delta.unsigned_abs() as usize;
+        let (words, bits) = (d / 64, (d % 64) as u32);
+        let mut out = [0u64; W];
+        let get = |i: isize| -> u64 {
+            if (0..W as isize).contains(&i) {
+                self.0[i as usize]
+            } else {
+                0
+            }
+        };
+        for (i, o) in out.iter_mut().enumerate() {
+            let i = i as isize;
+            let q = words as isize;
+            *o = if delta >= 0 {
+                let whole = get(i - q) << bits;
+                if bits == 0 {
+                    whole
+                } else {
+                    whole | get(i - q - 1) >> (64 - bits)
+                }
+            } else {
+                let whole = get(i + q) >> bits;
+                if bits == 0 {
+                    whole
+                } else {
+                    whole | get(i + q + 1) << (64 - bits)
+                }
+            };
+        }
+        BitboardWords(out)
+    }
+}
+
+macro_rules! impl_words {
+    ($w:literal) => {
+        impl Bitboard for BitboardWords<$w> {
+            const CAPACITY: usize = 64 * $w;
+            const EMPTY: Self = BitboardWords([0; $w]);
+            type Cells = [u8; 64 * $w];
+            const EMPTY_CELLS: Self::Cells = [0; 64 * $w];
+
+            #[inline]
+            fn from_square(sq: Square) -> Self {
+                Self::from_square_words(sq)
+            }
+            #[inline]
+            fn is_empty(self) -> bool {
+                self.0.iter().fold(0, |a, &w| a | w) == 0
+            }
+            #[inline]
+            fn contains(self, sq: Square) -> bool {
+                self.0[sq.index() / 64] >> (sq.index() % 64) & 1 != 0
+            }
+            #[inline]
+            fn count(self) -> u32 {
+                self.0.iter().map(|w| w.count_ones()).sum()
+            }
+            #[inline]
+            fn lsb(self) -> Square {
+                self.lowest()
+            }
+            #[inline]
+            fn msb(self) -> Square {
+                self.highest()
+            }
+            #[inline]
+            fn more_than_one(self) -> bool {
+                self.several()
+            }
+            #[inline]
+            fn shifted(self, delta: i32) -> Self {
+                self.shifted_words(delta)
+            }
+            #[inline]
+            fn pop_lsb(&mut self) -> Square {
+                let i = self.first_word().unwrap_or(0);
+                let w = &mut self.0[i];
+                let sq = Square::new((i * 64) as u16 + w.trailing_zeros() as u16);
+                *w &= w.wrapping_sub(1);
+                sq
+            }
+        }
+    };
+}
+
+impl_words!(21);
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// Squares of a set, lowest first, read bit by bit (the slow way).
-    fn members<B: Bitboard>(b: B) -> Vec<u8> {
+    fn members<B: Bitboard>(b: B) -> Vec<u16> {
         (0..B::CAPACITY)
-            .map(|i| i as u8)
+            .map(|i| i as u16)
             .filter(|&i| b.contains(Square::new(i)))
             .collect()
     }
 
-    fn set<B: Bitboard>(squares: &[u8]) -> B {
+    fn set<B: Bitboard>(squares: &[u16]) -> B {
         squares
             .iter()
             .fold(B::EMPTY, |b, &s| b | B::from_square(Square::new(s)))
     }
 
     /// A shift, square by square (the slow way).
-    fn shifted_slowly<B: Bitboard>(b: B, delta: i32) -> Vec<u8> {
+    fn shifted_slowly<B: Bitboard>(b: B, delta: i32) -> Vec<u16> {
         members(b)
             .into_iter()
             .map(|s| s as i32 + delta)
             .filter(|&t| (0..B::CAPACITY as i32).contains(&t))
-            .map(|t| t as u8)
+            .map(|t| t as u16)
             .collect()
     }
 
     fn shifts_agree<B: Bitboard>() {
         let cap = B::CAPACITY as i32;
-        let squares: Vec<u8> = [0, 1, 9, 62, 63, 64, 65, 126, 127, 128, 129, 200, 254, 255]
-            .into_iter()
-            .filter(|&s| (s as usize) < B::CAPACITY)
-            .collect();
+        let squares: Vec<u16> = [
+            0, 1, 9, 62, 63, 64, 65, 126, 127, 128, 129, 200, 254, 255, 256, 700, 1295, 1343,
+        ]
+        .into_iter()
+        .filter(|&s| (s as usize) < B::CAPACITY)
+        .collect();
         let b: B = set(&squares);
         for delta in [
-            0i32, 1, -1, 9, -9, 63, -63, 64, -64, 65, 127, -127, 128, -128, 129, -200,
+            0i32, 1, -1, 9, -9, 63, -63, 64, -64, 65, 127, -127, 128, -128, 129, -200, 36, -36,
+            640, -641, 1295, -1343,
         ] {
             if delta.abs() < cap {
                 assert_eq!(
@@ -368,12 +570,24 @@ mod tests {
         shifts_agree::<u64>();
         shifts_agree::<u128>();
         shifts_agree::<Bitboard256>();
+        shifts_agree::<Bitboard1344>();
     }
 
     #[test]
     fn lowest_and_highest_square_at_the_edges_of_each_word() {
-        for s in [0u8, 1, 63, 64, 126, 127, 128, 129, 191, 192, 254, 255] {
-            let b = Bitboard256::from_square(Square::new(s));
+        edges::<Bitboard256>();
+        edges::<Bitboard1344>();
+    }
+
+    fn edges<B: Bitboard>() {
+        let last = B::CAPACITY as u16 - 1;
+        for s in [
+            0u16, 1, 63, 64, 126, 127, 128, 129, 191, 192, 254, 255, 256, 1279, 1280, last,
+        ] {
+            if s > last {
+                continue;
+            }
+            let b = B::from_square(Square::new(s));
             assert_eq!(b.lsb(), Square::new(s), "lsb of {{{s}}}");
             assert_eq!(b.msb(), Square::new(s), "msb of {{{s}}}");
             assert_eq!(b.count(), 1);
@@ -382,27 +596,40 @@ mod tests {
             assert_eq!(members(b), vec![s]);
         }
         for (lo, hi) in [
-            (0u8, 255u8),
+            (0u16, last),
             (0, 63),
             (63, 64),
             (64, 127),
             (127, 128),
             (128, 255),
             (0, 128),
-        ] {
-            let b: Bitboard256 = set(&[lo, hi]);
+            (255, last),
+        ]
+        .into_iter()
+        .filter(|&(lo, hi)| lo < hi)
+        {
+            let b: B = set(&[lo, hi]);
             assert_eq!((b.lsb(), b.msb()), (Square::new(lo), Square::new(hi)));
             assert_eq!(b.count(), 2);
             assert!(b.more_than_one(), "{{{lo}, {hi}}}");
         }
-        let full = !Bitboard256::EMPTY;
-        assert_eq!((full.lsb(), full.msb()), (Square::new(0), Square::new(255)));
-        assert_eq!(full.count(), 256);
-        assert!(Bitboard256::EMPTY.is_empty() && !Bitboard256::EMPTY.more_than_one());
+        let full = !B::EMPTY;
+        assert_eq!(
+            (full.lsb(), full.msb()),
+            (Square::new(0), Square::new(last))
+        );
+        assert_eq!(full.count() as usize, B::CAPACITY);
+        assert!(B::EMPTY.is_empty() && !B::EMPTY.more_than_one());
     }
 
     #[test]
     fn operations_agree_with_sets_of_squares() {
+        operations_agree::<Bitboard256>();
+        operations_agree::<Bitboard1344>();
+    }
+
+    fn operations_agree<B: Bitboard>() {
+        let last = B::CAPACITY as u16 - 1;
         // Random sets, dense and sparse, each checked against its list of squares.
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
@@ -412,17 +639,17 @@ mod tests {
             x
         };
         for round in 0..400 {
-            let pick = |next: &mut dyn FnMut() -> u64| -> Vec<u8> {
+            let pick = |next: &mut dyn FnMut() -> u64| -> Vec<u16> {
                 let density = [2, 8, 64, 250][round % 4];
-                (0..=255u8)
+                (0..=last)
                     .filter(|_| next() % 256 < density)
-                    .collect::<Vec<u8>>()
+                    .collect::<Vec<u16>>()
             };
             let (a, b) = (pick(&mut next), pick(&mut next));
-            let (x, y): (Bitboard256, Bitboard256) = (set(&a), set(&b));
-            let has = |v: &Vec<u8>, s| v.contains(&s);
-            let expect = |f: &dyn Fn(bool, bool) -> bool| -> Vec<u8> {
-                (0..=255u8).filter(|&s| f(has(&a, s), has(&b, s))).collect()
+            let (x, y): (B, B) = (set(&a), set(&b));
+            let has = |v: &Vec<u16>, s| v.contains(&s);
+            let expect = |f: &dyn Fn(bool, bool) -> bool| -> Vec<u16> {
+                (0..=last).filter(|&s| f(has(&a, s), has(&b, s))).collect()
             };
             assert_eq!(members(x & y), expect(&|p, q| p && q));
             assert_eq!(members(x | y), expect(&|p, q| p || q));
@@ -443,7 +670,7 @@ mod tests {
             if let (Some(&first), Some(&last)) = (a.first(), a.last()) {
                 assert_eq!((x.lsb(), x.msb()), (Square::new(first), Square::new(last)));
             }
-            let listed: Vec<u8> = x.squares().map(|s| s.index() as u8).collect();
+            let listed: Vec<u16> = x.squares().map(|s| s.index() as u16).collect();
             assert_eq!(listed, a);
         }
     }
@@ -471,8 +698,11 @@ mod tests {
 
     #[test]
     fn every_width_agrees_on_the_squares_they_share() {
-        for squares in [&[0u8, 5, 63][..], &[1, 2], &[63], &[]] {
+        for squares in [&[0u16, 5, 63][..], &[1, 2], &[63], &[]] {
             let (n, w, l): (u64, u128, Bitboard256) = (set(squares), set(squares), set(squares));
+            let h: Bitboard1344 = set(squares);
+            assert_eq!(members(h), squares);
+            assert_eq!(h.count(), l.count());
             assert_eq!(members(n), squares);
             assert_eq!(members(w), squares);
             assert_eq!(members(l), squares);
@@ -484,8 +714,13 @@ mod tests {
             }
         }
         assert_eq!(
-            (u64::CAPACITY, u128::CAPACITY, Bitboard256::CAPACITY),
-            (64, 128, 256)
+            (
+                u64::CAPACITY,
+                u128::CAPACITY,
+                Bitboard256::CAPACITY,
+                Bitboard1344::CAPACITY
+            ),
+            (64, 128, 256, 1344)
         );
     }
 }

@@ -3,22 +3,22 @@
 mod bitboard;
 mod id;
 
-pub use bitboard::{Bitboard, Bitboard256, Squares};
+pub use bitboard::{Bitboard, Bitboard256, Bitboard1344, BitboardWords, Squares};
 pub use id::{MAX_ID_LETTERS, PieceId, read_written_id};
 
-/// The most squares a board may have: the widest bitboard, [`Bitboard256`]
-/// (a [`Square`] is a byte, so 256 is also the most squares can be numbered).
-pub const MAX_SQUARES: usize = 256;
+/// The most squares a board may have: 36×36, the board of taikyoku shogi,
+/// held by the widest bitboard, [`Bitboard1344`].
+pub const MAX_SQUARES: usize = 1296;
 
 /// A square, numbered `rank * cols + file` with rank 0 at sente's side
 /// (the bottom of a diagram) and file 0 at sente's left (file `a`).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Square(u8);
+pub struct Square(u16);
 
 impl Square {
     /// The square with this index.
     #[inline]
-    pub const fn new(index: u8) -> Square {
+    pub const fn new(index: u16) -> Square {
         Square(index)
     }
     /// The index, usable for tables.
@@ -78,7 +78,7 @@ pub struct Topology {
     /// Number of files.
     pub cols: u8,
     /// The holes, one bit a cell (bit `i % 64` of word `i / 64`).
-    holes: [u64; MAX_SQUARES / 64],
+    holes: [u64; MAX_SQUARES.div_ceil(64)],
 }
 
 impl Topology {
@@ -87,7 +87,7 @@ impl Topology {
         Topology {
             rows,
             cols,
-            holes: [0; MAX_SQUARES / 64],
+            holes: [0; MAX_SQUARES.div_ceil(64)],
         }
     }
     /// The same board with the cell at `file`, `rank` (0-based) made a
@@ -141,7 +141,7 @@ impl Topology {
     #[inline]
     pub fn cell(self, file: i32, rank: i32) -> Option<Square> {
         if file >= 0 && rank >= 0 && file < self.cols as i32 && rank < self.rows as i32 {
-            Some(Square::new((rank * self.cols as i32 + file) as u8))
+            Some(Square::new((rank * self.cols as i32 + file) as u16))
         } else {
             None
         }
@@ -164,8 +164,7 @@ impl Topology {
     }
     /// Every cell of the rectangle, holes included, in index order.
     pub fn cells(self) -> impl Iterator<Item = Square> {
-        // `len()` may be 256, one more than a byte holds.
-        (0..self.len()).map(|i| Square::new(i as u8))
+        (0..self.len()).map(|i| Square::new(i as u16))
     }
     /// All squares (the cells that are not holes), in index order.
     pub fn squares(self) -> impl Iterator<Item = Square> {

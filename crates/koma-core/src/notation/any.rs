@@ -19,6 +19,7 @@ impl AnyPosition {
             #[cfg(not(feature = "one-width"))]
             Game::Wide(r) => Position::from_moves(r, setup, moves)?.into(),
             Game::Large(r) => Position::from_moves(r, setup, moves)?.into(),
+            Game::Huge(r) => Position::from_moves(r, setup, moves)?.into(),
         })
     }
 

@@ -3,7 +3,7 @@
 //! the CLI) names no width.
 
 use super::{Game, IllegalMove, Move, Outcome, Piece, Position, PositionError};
-use crate::board::{Bitboard256, Color, PieceId, Square, Topology};
+use crate::board::{Bitboard256, Bitboard1344, Color, PieceId, Square, Topology};
 use crate::rules::{Role, RoleInfo};
 use crate::setup::Setup;
 
@@ -22,6 +22,8 @@ pub enum AnyPosition {
     Wide(Position<u128>),
     /// Up to 256 squares.
     Large(Position<Bitboard256>),
+    /// Up to [`crate::board::MAX_SQUARES`] (1,296) squares.
+    Huge(Position<Bitboard1344>),
 }
 
 /// Runs a block with `$pos` bound to the concrete `Position<B>` inside an
@@ -36,6 +38,7 @@ macro_rules! with_position {
             $crate::position::AnyPosition::Narrow($pos) => $body,
             $crate::position::AnyPosition::Wide($pos) => $body,
             $crate::position::AnyPosition::Large($pos) => $body,
+            $crate::position::AnyPosition::Huge($pos) => $body,
         }
     };
 }
@@ -48,6 +51,7 @@ macro_rules! with_position {
     ($any:expr, $pos:ident => $body:expr) => {
         match $any {
             $crate::position::AnyPosition::Large($pos) => $body,
+            $crate::position::AnyPosition::Huge($pos) => $body,
         }
     };
 }
@@ -74,6 +78,12 @@ impl From<Position<Bitboard256>> for AnyPosition {
     }
 }
 
+impl From<Position<Bitboard1344>> for AnyPosition {
+    fn from(p: Position<Bitboard1344>) -> AnyPosition {
+        AnyPosition::Huge(p)
+    }
+}
+
 impl AnyPosition {
     /// The start position of a game.
     pub fn start(game: &Game) -> AnyPosition {
@@ -83,6 +93,7 @@ impl AnyPosition {
             #[cfg(not(feature = "one-width"))]
             Game::Wide(r) => Position::start(r).into(),
             Game::Large(r) => Position::start(r).into(),
+            Game::Huge(r) => Position::start(r).into(),
         }
     }
 
@@ -94,6 +105,7 @@ impl AnyPosition {
             #[cfg(not(feature = "one-width"))]
             Game::Wide(r) => Position::new(r, setup)?.into(),
             Game::Large(r) => Position::new(r, setup)?.into(),
+            Game::Huge(r) => Position::new(r, setup)?.into(),
         })
     }
 
@@ -105,6 +117,7 @@ impl AnyPosition {
             #[cfg(not(feature = "one-width"))]
             AnyPosition::Wide(p) => Game::Wide(p.shared_rules().clone()),
             AnyPosition::Large(p) => Game::Large(p.shared_rules().clone()),
+            AnyPosition::Huge(p) => Game::Huge(p.shared_rules().clone()),
         }
     }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::Position;
-use crate::board::{Bitboard, Bitboard256};
+use crate::board::{Bitboard, Bitboard256, Bitboard1344};
 use crate::rules::{self, Rules};
 use crate::setup::Setup;
 use crate::variant::{self, Problem, Variant, VariantError};
@@ -18,8 +18,10 @@ pub enum Game {
     /// Up to 128 squares.
     #[cfg(not(feature = "one-width"))]
     Wide(Arc<Rules<u128>>),
-    /// Up to [`crate::board::MAX_SQUARES`] (256) squares.
+    /// Up to 256 squares.
     Large(Arc<Rules<Bitboard256>>),
+    /// Up to [`crate::board::MAX_SQUARES`] (1,296) squares.
+    Huge(Arc<Rules<Bitboard1344>>),
 }
 
 impl Game {
@@ -41,8 +43,10 @@ impl Game {
         } else if squares <= u128::BITS as u64 {
             return Ok(Game::Wide(checked(v, rules::compile(v))?));
         }
-        let _ = squares;
-        Ok(Game::Large(checked(v, rules::compile(v))?))
+        if squares <= Bitboard256::CAPACITY as u64 {
+            return Ok(Game::Large(checked(v, rules::compile(v))?));
+        }
+        Ok(Game::Huge(checked(v, rules::compile(v))?))
     }
 
     /// The variant's slug.
@@ -89,6 +93,7 @@ macro_rules! with_rules {
             $crate::Game::Narrow($rules) => $body,
             $crate::Game::Wide($rules) => $body,
             $crate::Game::Large($rules) => $body,
+            $crate::Game::Huge($rules) => $body,
         }
     };
 }
@@ -100,6 +105,7 @@ macro_rules! with_rules {
     ($game:expr, $rules:ident => $body:expr) => {
         match $game {
             $crate::Game::Large($rules) => $body,
+            $crate::Game::Huge($rules) => $body,
         }
     };
 }

@@ -124,7 +124,7 @@ impl<B> State<B> {
 pub struct Position<B: Bitboard> {
     rules: Arc<Rules<B>>,
     /// Piece code per square: 0 empty, else `role * 2 + colour + 1`.
-    board: [u8; MAX_SQUARES],
+    board: B::Cells,
     by_color: [B; 2],
     by_role: [B; MAX_ROLES],
     /// The roles each colour has on the board, as masks over role
@@ -208,7 +208,7 @@ impl<B: Bitboard> Position<B> {
     /// The piece on a square.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        decode(self.board[sq.index()])
+        decode(self.board.as_ref()[sq.index()])
     }
     /// Pieces of a colour and role.
     #[inline]
@@ -561,7 +561,7 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     fn put(&mut self, piece: Piece, sq: Square) {
         let b = B::from_square(sq);
-        self.board[sq.index()] = code(piece);
+        self.board.as_mut()[sq.index()] = code(piece);
         self.by_color[piece.color.index()] ^= b;
         self.by_role[piece.role.index()] ^= b;
         self.present[piece.color.index()] |= 1 << piece.role.index();
@@ -570,7 +570,7 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     fn remove(&mut self, piece: Piece, sq: Square) {
         let b = B::from_square(sq);
-        self.board[sq.index()] = 0;
+        self.board.as_mut()[sq.index()] = 0;
         self.by_color[piece.color.index()] ^= b;
         self.by_role[piece.role.index()] ^= b;
         if self.pieces(piece.color, piece.role).is_empty() {
@@ -794,7 +794,8 @@ impl<B: Bitboard> Position<B> {
             .map(|rank| {
                 (0..t.cols)
                     .map(|file| {
-                        self.piece_at(Square::new(rank * t.cols + file))
+                        t.cell(file.into(), rank.into())
+                            .and_then(|c| self.piece_at(c))
                             .map(|p| SetupPiece {
                                 color: p.color,
                                 id: self.rules.role(p.role).id,

@@ -33,7 +33,7 @@ pub(super) trait Sink {
     #[inline]
     fn push_shifted<B: Bitboard>(&mut self, delta: i32, promoting: B, plain: B) {
         self.push_each(
-            |to| Square::new((to.index() as i32 - delta) as u8),
+            |to| Square::new((to.index() as i32 - delta) as u16),
             promoting,
             plain,
         );

@@ -9,8 +9,6 @@ use crate::board::{Bitboard, Color, PieceId, Square};
 use crate::rules::{MAX_ROLES, Piece, PromotionRule, Rules};
 use crate::setup::{MAX_MOVE_NUMBER, Setup};
 
-use super::MAX_SQUARES;
-
 /// One reason a setup is not a position of the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionProblem {
@@ -237,7 +235,7 @@ impl<B: Bitboard> Position<B> {
         let mut problems = Vec::new();
         let mut pos = Position {
             rules: Arc::clone(rules),
-            board: [0; MAX_SQUARES],
+            board: B::EMPTY_CELLS,
             by_color: [B::EMPTY; 2],
             by_role: [B::EMPTY; MAX_ROLES],
             present: [0; 2],

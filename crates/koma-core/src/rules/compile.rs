@@ -647,7 +647,7 @@ mod tests {
             let last = rules.topology.len() - 1;
             let turned = |b: Bitboard256| {
                 b.squares().fold(Bitboard256::EMPTY, |t, sq| {
-                    t | Bitboard256::from_square(Square::new((last - sq.index()) as u8))
+                    t | Bitboard256::from_square(Square::new((last - sq.index()) as u16))
                 })
             };
             for role in rules.all_roles() {

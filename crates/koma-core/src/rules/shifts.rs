@@ -161,7 +161,7 @@ mod tests {
                                 .iter()
                                 .position(|&m| m == s.mode)
                                 .expect("a mode");
-                            let to = Square::new((sq.index() as i32 + s.delta) as u8);
+                            let to = Square::new((sq.index() as i32 + s.delta) as u16);
                             got[k] |= Bitboard256::from_square(to);
                         }
                         let leaps = rules.leaps[rules.cr(color, role) * n + sq.index()];

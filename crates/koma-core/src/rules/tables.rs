@@ -179,7 +179,7 @@ pub(super) fn tables<B: Bitboard>(
             let cr = color.index() * nroles + role;
             // One entry a cell; a hole's has no moves.
             for sq in topology.cells() {
-                let mut by_mid: BTreeMap<(u8, Mode), [B; 3]> = BTreeMap::new();
+                let mut by_mid: BTreeMap<(u16, Mode), [B; 3]> = BTreeMap::new();
                 if topology.is_hole(sq) {
                     hop_index.push((hops.len() as u32, hops.len() as u32));
                     continue;
@@ -200,7 +200,7 @@ pub(super) fn tables<B: Bitboard>(
                         Mode::CaptureOnly => 2,
                     };
                     by_mid
-                        .entry((mid.index() as u8, l.first.mode))
+                        .entry((mid.index() as u16, l.first.mode))
                         .or_insert([B::EMPTY; 3])[slot] |= B::from_square(to);
                     mobile[cr] |= B::from_square(sq);
                 }

@@ -106,10 +106,11 @@ impl Info {
     }
 }
 
-/// Side-to-move-indexed history of quiet moves: one slot per (from, to,
-/// promotion) and per (dropped role, to).
-const HISTORY_SLOTS: usize = 2 * crate::board::MAX_SQUARES * crate::board::MAX_SQUARES
-    + crate::rules::MAX_ROLES * crate::board::MAX_SQUARES;
+/// Slots of one side's history of quiet moves on a board of `squares`
+/// cells: one per (from, to, promotion) and per (dropped role, to).
+fn history_slots(squares: usize) -> usize {
+    2 * squares * squares + crate::rules::MAX_ROLES * squares
+}
 
 /// Late-move reductions by depth and move number.
 type Reductions = [[i32; 64]; 64];
@@ -120,6 +121,9 @@ pub(super) struct Worker {
     table: Arc<Table>,
     reductions: Arc<Reductions>,
     killers: Vec<[Option<Move>; 2]>,
+    /// Cells of the board `history` and `counter` are sized for (0 before
+    /// the first search): they are made again for a board of another size.
+    squares: usize,
     history: Vec<i32>,
     /// The quiet move that last refuted a move, by its side, role and square.
     counter: Vec<Option<Move>>,
@@ -137,10 +141,35 @@ impl Worker {
             table,
             reductions,
             killers: vec![[None; 2]; MAX_PLY],
-            history: vec![0; 2 * HISTORY_SLOTS],
-            counter: vec![None; order::COUNTER_SLOTS],
+            squares: 0,
+            history: Vec::new(),
+            counter: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE],
         }
+    }
+
+    /// Sizes the statistics for a board of `squares` cells, emptied if
+    /// they were kept for another size.
+    fn fit(&mut self, squares: usize) {
+        if self.squares != squares {
+            self.squares = squares;
+            self.history = vec![0; 2 * history_slots(squares)];
+            self.counter = vec![None; order::counter_slots(squares)];
+        }
+    }
+
+    /// The history slot of a quiet move of the side `turn`.
+    fn history_index(&self, turn: crate::board::Color, m: Move) -> usize {
+        let n = self.squares;
+        let slot = match m {
+            // A two-leg move shares the entry of the plain move between its ends.
+            Move::Normal { from, to, promote }
+            | Move::MultiLeg {
+                from, to, promote, ..
+            } => (from.index() * n + to.index()) * 2 + promote as usize,
+            Move::Drop { role, to } => 2 * n * n + role.index() * n + to.index(),
+        };
+        turn.index() * history_slots(n) + slot
     }
 
     fn clear(&mut self) {
@@ -282,6 +311,9 @@ impl Engine {
         let start = Instant::now();
         let nodes = AtomicU64::new(0);
         let params = &self.params_now(pos.rules());
+        for w in &mut self.workers {
+            w.fit(pos.rules().topology.len());
+        }
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         // The helpers (none with one thread) stop when the first thread has
         // its answer.
@@ -330,6 +362,7 @@ impl Engine {
             first_depth: 1,
         };
         let params = self.params_now(pos.rules());
+        self.workers[0].fit(pos.rules().topology.len());
         let mut run = search::Run::new(pos, &params, limits, shared).without_contempt();
         self.workers[0].quiesce(pos, &mut run, 0, -INFINITY, INFINITY)
     }
@@ -344,19 +377,4 @@ impl Engine {
     ) -> (Option<Move>, Option<Info>) {
         with_position!(pos, p => self.think(p, limits, stop, report))
     }
-}
-
-fn history_index(turn: crate::board::Color, m: Move) -> usize {
-    use crate::board::MAX_SQUARES;
-    let slot = match m {
-        // A two-leg move shares the entry of the plain move between its ends.
-        Move::Normal { from, to, promote }
-        | Move::MultiLeg {
-            from, to, promote, ..
-        } => (from.index() * MAX_SQUARES + to.index()) * 2 + promote as usize,
-        Move::Drop { role, to } => {
-            2 * MAX_SQUARES * MAX_SQUARES + role.index() * MAX_SQUARES + to.index()
-        }
-    };
-    turn.index() * HISTORY_SLOTS + slot
 }

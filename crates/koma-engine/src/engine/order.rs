@@ -3,13 +3,13 @@
 //! counter-move of the last move, then history) and the statistics that a
 //! move refuting a position updates.
 
-use crate::board::{Bitboard, MAX_SQUARES};
+use crate::board::Bitboard;
 use crate::position::{Move, Position};
 use crate::rules::MAX_ROLES;
 
 use super::eval::Evaluator;
 use super::see::{see, taken};
-use super::{MAX_PLY, Worker, history_index};
+use super::{MAX_PLY, Worker};
 
 /// History scores stay within ± this.
 pub(super) const HISTORY_MAX: i32 = 1 << 14;
@@ -39,14 +39,18 @@ pub(super) fn order_next(moves: &mut [(i32, Move)], i: usize) {
     }
 }
 
-/// Counter-move slots: one for each side, role and square of the move refuted.
-pub(super) const COUNTER_SLOTS: usize = 2 * MAX_ROLES * MAX_SQUARES;
+/// Counter-move slots on a board of `squares` cells: one for each side,
+/// role and square of the move refuted.
+pub(super) fn counter_slots(squares: usize) -> usize {
+    2 * MAX_ROLES * squares
+}
 
 /// The counter-move slot of the last move played (None after a pass).
 pub(super) fn counter_index<B: Bitboard>(pos: &Position<B>) -> Option<usize> {
     let to = pos.last_move()?.to();
     let p = pos.piece_at(to)?;
-    Some((p.color.index() * MAX_ROLES + p.role.index()) * MAX_SQUARES + to.index())
+    let n = pos.rules().topology.len();
+    Some((p.color.index() * MAX_ROLES + p.role.index()) * n + to.index())
 }
 
 impl Worker {
@@ -95,7 +99,7 @@ impl Worker {
             } else if counter == Some(m) {
                 KILLER - 1
             } else {
-                self.history[history_index(turn, m)]
+                self.history[self.history_index(turn, m)]
             };
             keys.push((key, m));
         }
@@ -117,11 +121,13 @@ impl Worker {
             }
         }
         let bonus = (depth * depth).min(400);
-        let h = &mut self.history[history_index(turn, best)];
+        let i = self.history_index(turn, best);
+        let h = &mut self.history[i];
         *h += bonus - *h * bonus / HISTORY_MAX;
         for &m in tried {
             if m != best {
-                let h = &mut self.history[history_index(turn, m)];
+                let i = self.history_index(turn, m);
+                let h = &mut self.history[i];
                 *h -= bonus + *h * bonus / HISTORY_MAX;
             }
         }
@@ -146,10 +152,11 @@ mod tests {
     fn keys<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Vec<(i32, Move)> {
         let pos = Position::new(rules, &Setup::parse_fen(fen).expect("FEN")).expect("position");
         let ev = Evaluator::new(rules, &Params::default());
-        let worker = Worker::new(
+        let mut worker = Worker::new(
             Arc::new(Table::new(1)),
             Arc::new([[0; 64]; 64] as Reductions),
         );
+        worker.fit(rules.topology.len());
         let mut keys = Vec::new();
         worker.score_moves(&pos, &ev, &pos.legal_moves(), &mut keys, None, 0);
         keys
@@ -161,7 +168,7 @@ mod tests {
         let game = Game::load("chu-shogi").expect("chu loads");
         with_rules!(&game, rules => {
             let fen = "k11/12/12/12/5p6/5p6/5N6/12/12/12/12/11K w - - 0 1";
-            let sq = |file: u8, rank: u8| Square::new(rank * 12 + file);
+            let sq = |file: u16, rank: u16| Square::new(rank * 12 + file);
             let (lion, near, far) = (sq(5, 5), sq(5, 6), sq(5, 7));
             let keys = keys(rules, fen);
             let key = |m: Move| keys.iter().find(|&&(_, k)| k == m).expect("legal").0;

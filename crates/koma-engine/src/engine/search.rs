@@ -12,9 +12,7 @@ use super::iterate::Shared;
 use super::order::{HISTORY_MAX, KILLER, counter_index, order_next};
 use super::see::{see, taken};
 use super::tt::{self, Bound};
-use super::{
-    EVAL_CACHE, INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, Worker, history_index,
-};
+use super::{EVAL_CACHE, INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY, Score, Worker};
 
 /// One search: its limits, counters, evaluation and per-ply buffers.
 pub(super) struct Run<'a, B: Bitboard> {
@@ -408,7 +406,7 @@ impl Worker {
                     if !improving {
                         r += 1;
                     }
-                    let h = self.history[history_index(turn, m)];
+                    let h = self.history[self.history_index(turn, m)];
                     r -= h / (HISTORY_MAX / 2);
                     r = r.clamp(0, new_depth - 1);
                 }

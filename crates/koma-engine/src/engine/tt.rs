@@ -2,9 +2,10 @@
 //! (keeping the best move known for the same position), shared by the
 //! search threads without locks.
 //!
-//! An entry is two words: the position's key XOR the data, and the data
-//! (depth, bound, score and best move packed in 64 bits). A reader accepts
-//! an entry only when the two words XOR back to its key, so an entry torn
+//! An entry is three words: the position's key XOR the two others, the
+//! data (depth, bound and score packed in 64 bits) and the best move. A
+//! reader accepts an entry only when the three words XOR back to its key,
+//! so an entry torn
 //! by two threads writing at once reads as absent, never as another
 //! position's (the scheme of Hyatt and Mann's lockless hashing).
 
@@ -31,15 +32,16 @@ pub(super) struct Entry {
     pub best: Option<Move>,
 }
 
-// The data word, low bits first: the move (27 bits: kind 2, then three
-// bytes), the bound (2 bits: 0 marks an empty slot), the depth (8 bits,
-// unsigned), the score (the high 27 bits, signed).
-const MOVE_BITS: u32 = 27;
-const BOUND_SHIFT: u32 = MOVE_BITS;
-const DEPTH_SHIFT: u32 = BOUND_SHIFT + 2;
+// The data word, low bits first: the bound (2 bits: 0 marks an empty
+// slot), the depth (8 bits, unsigned), the score (the high 54 bits,
+// signed). The move has a word of its own (kind 2 bits, then three 16-bit
+// fields), so that squares and roles of every board fit.
+const DEPTH_SHIFT: u32 = 2;
 const SCORE_SHIFT: u32 = DEPTH_SHIFT + 8;
 // Stored scores (mates made relative to the node) fit the score's bits.
 const _: () = assert!((2 * MATE as i64) < (1 << (64 - SCORE_SHIFT - 1)));
+// Each field of a packed move holds any square or role.
+const _: () = assert!(crate::board::MAX_SQUARES <= 1 << 16 && crate::rules::MAX_ROLES <= 1 << 16);
 
 fn pack_move(m: Option<Move>) -> u64 {
     let (kind, a, b, c) = match m {
@@ -58,46 +60,49 @@ fn pack_move(m: Option<Move>) -> u64 {
         ),
         Some(Move::Drop { role, to }) => (3, role.index(), to.index(), 0),
     };
-    kind | (a as u64) << 2 | (b as u64) << 10 | (c as u64) << 18
+    kind | (a as u64) << 2 | (b as u64) << 18 | (c as u64) << 34
 }
 
 fn unpack_move(bits: u64) -> Option<Move> {
-    let byte = |shift: u32| (bits >> shift) as u8;
-    let c = (bits >> 18) & 0x1ff;
+    let field = |shift: u32| (bits >> shift) as u16;
+    let c = bits >> 34;
     match bits & 3 {
         1 => Some(Move::Normal {
-            from: Square::new(byte(2)),
-            to: Square::new(byte(10)),
+            from: Square::new(field(2)),
+            to: Square::new(field(18)),
             promote: c & 1 != 0,
         }),
         2 => Some(Move::MultiLeg {
-            from: Square::new(byte(2)),
-            via: Square::new((c >> 1) as u8),
-            to: Square::new(byte(10)),
+            from: Square::new(field(2)),
+            via: Square::new((c >> 1) as u16),
+            to: Square::new(field(18)),
             promote: c & 1 != 0,
         }),
         3 => Some(Move::Drop {
-            role: Role(byte(2)),
-            to: Square::new(byte(10)),
+            role: Role(field(2) as _),
+            to: Square::new(field(18)),
         }),
         _ => None,
     }
 }
 
-fn pack(e: Entry) -> u64 {
+/// An entry's two data words: the bound, depth and score; the move.
+fn pack(e: Entry) -> [u64; 2] {
     let bound = match e.bound {
         Bound::Exact => 1,
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    pack_move(e.best)
-        | bound << BOUND_SHIFT
-        | (e.depth.clamp(0, 255) as u64) << DEPTH_SHIFT
-        | ((e.score as i64) << SCORE_SHIFT) as u64
+    [
+        bound
+            | (e.depth.clamp(0, 255) as u64) << DEPTH_SHIFT
+            | ((e.score as i64) << SCORE_SHIFT) as u64,
+        pack_move(e.best),
+    ]
 }
 
-fn unpack(data: u64) -> Option<Entry> {
-    let bound = match (data >> BOUND_SHIFT) & 3 {
+fn unpack([data, mv]: [u64; 2]) -> Option<Entry> {
+    let bound = match data & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,
         3 => Bound::Upper,
@@ -107,44 +112,43 @@ fn unpack(data: u64) -> Option<Entry> {
         depth: ((data >> DEPTH_SHIFT) & 0xff) as i32,
         score: ((data as i64) >> SCORE_SHIFT) as Score,
         bound,
-        best: unpack_move(data & ((1 << MOVE_BITS) - 1)),
+        best: unpack_move(mv),
     })
 }
 
 pub(super) struct Table {
-    /// Per slot: key ^ data, data.
-    slots: Vec<[AtomicU64; 2]>,
+    /// Per slot: key ^ data ^ move, data, move.
+    slots: Vec<[AtomicU64; 3]>,
 }
 
 impl Table {
     pub fn new(megabytes: usize) -> Table {
-        let n = (megabytes.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>();
+        let n = (megabytes.max(1) << 20) / std::mem::size_of::<[AtomicU64; 3]>();
         Table {
             slots: (0..n.next_power_of_two() / 2)
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)])
                 .collect(),
         }
     }
 
     pub fn clear(&self) {
-        for [k, d] in &self.slots {
-            k.store(0, Ordering::Relaxed);
-            d.store(0, Ordering::Relaxed);
+        for word in self.slots.iter().flatten() {
+            word.store(0, Ordering::Relaxed);
         }
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+    fn slot(&self, key: u64) -> &[AtomicU64; 3] {
         &self.slots[(key as usize) & (self.slots.len() - 1)]
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let [k, d] = self.slot(key);
-        let data = d.load(Ordering::Relaxed);
-        if k.load(Ordering::Relaxed) ^ data != key {
+        let [k, d, m] = self.slot(key);
+        let (data, mv) = (d.load(Ordering::Relaxed), m.load(Ordering::Relaxed));
+        if k.load(Ordering::Relaxed) ^ data ^ mv != key {
             return None;
         }
-        unpack(data)
+        unpack([data, mv])
     }
 
     pub fn store(&self, key: u64, depth: i32, score: Score, bound: Bound, best: Option<Move>) {
@@ -155,9 +159,10 @@ impl Table {
             bound,
             best,
         });
-        let [k, d] = self.slot(key);
-        k.store(key ^ data, Ordering::Relaxed);
-        d.store(data, Ordering::Relaxed);
+        let [k, d, m] = self.slot(key);
+        k.store(key ^ data[0] ^ data[1], Ordering::Relaxed);
+        d.store(data[0], Ordering::Relaxed);
+        m.store(data[1], Ordering::Relaxed);
     }
 }
 
@@ -191,13 +196,13 @@ mod tests {
         let moves = [
             None,
             Some(Move::Normal {
-                from: Square::new(255),
+                from: Square::new(1295),
                 to: Square::new(0),
                 promote: true,
             }),
             Some(Move::MultiLeg {
                 from: Square::new(7),
-                via: Square::new(254),
+                via: Square::new(1294),
                 to: Square::new(7),
                 promote: false,
             }),
@@ -235,19 +240,23 @@ mod tests {
             to: Square::new(2),
         });
         table.store(5, 3, 10, Bound::Exact, m);
-        // Another position of the same slot writes its data word only.
+        // Another position of the same slot writes one of its data words only.
         let other = 5 + table.slots.len() as u64;
-        let [_, d] = table.slot(other);
-        d.store(
-            pack(Entry {
-                depth: 9,
-                score: -7,
-                bound: Bound::Lower,
-                best: None,
+        let written = pack(Entry {
+            depth: 9,
+            score: -7,
+            bound: Bound::Lower,
+            best: Some(Move::Normal {
+                from: Square::new(1295),
+                to: Square::new(3),
+                promote: false,
             }),
-            Ordering::Relaxed,
-        );
-        assert_eq!(table.probe(5), None);
-        assert_eq!(table.probe(other), None);
+        });
+        for word in [1, 2] {
+            table.store(5, 3, 10, Bound::Exact, m);
+            table.slot(other)[word].store(written[word - 1], Ordering::Relaxed);
+            assert_eq!(table.probe(5), None, "word {word}");
+            assert_eq!(table.probe(other), None, "word {word}");
+        }
     }
 }
