@@ -352,16 +352,9 @@ class Pos:
         return total
 
 
-def main_huge():
-    print("# Perft of koma's test games past 256 squares (tests/large/huge-*.md:")
-    print("# 20x20, 25x25 and 36x36 with thirteen piece kinds, played on Bitboard1344).")
-    print("# Format as the other perft files.")
-    print("#")
-    print("# Source of the counts: tests/large/perft.py, a standalone Python perft written")
-    print("# from the games' rules (hard-coded in the script; it reads no file and shares")
-    print("# no code with koma), run as `python3 tests/large/perft.py --huge > this file`.")
-    print("# cargo test checks that koma's generator (perft_suite) gives them too.")
-    for pid, game_name, fen, depth in HUGE_POSITIONS:
+def print_perft(positions):
+    """Each (id, game, FEN, depth) as a perft file's entry, counts to its depth."""
+    for pid, game_name, fen, depth in positions:
         game = Game(GAMES[game_name])
         pos = Pos(game, fen)
         print()
@@ -371,6 +364,18 @@ def main_huge():
         for d in range(1, depth + 1):
             print(f"perft {d} {pos.perft(d)}")
             sys.stdout.flush()
+
+
+def main_huge():
+    print("# Perft of koma's test games past 256 squares (tests/large/huge-*.md:")
+    print("# 20x20, 25x25 and 36x36 with thirteen piece kinds, played on Bitboard1344).")
+    print("# Format as the other perft files.")
+    print("#")
+    print("# Source of the counts: tests/large/perft.py, a standalone Python perft written")
+    print("# from the games' rules (hard-coded in the script; it reads no file and shares")
+    print("# no code with koma), run as `python3 tests/large/perft.py --huge > this file`.")
+    print("# cargo test checks that koma's generator (perft_suite) gives them too.")
+    print_perft(HUGE_POSITIONS)
 
 
 def main():
@@ -384,16 +389,7 @@ def main():
     print("# (about two minutes with CPython 3.11). cargo test checks that koma's")
     print("# generator (perft_suite) and the slow reference walk of")
     print("# tests/koma/properties.rs (large_boards_match_the_reference_*) give them too.")
-    for pid, game_name, fen, depth in POSITIONS:
-        game = Game(GAMES[game_name])
-        pos = Pos(game, fen)
-        print()
-        print(f"id {pid}")
-        print(f"variant tests/large/{game_name}.md")
-        print(f"fen {fen}")
-        for d in range(1, depth + 1):
-            print(f"perft {d} {pos.perft(d)}")
-            sys.stdout.flush()
+    print_perft(POSITIONS)
 
 
 if __name__ == "__main__":
