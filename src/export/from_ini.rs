@@ -462,7 +462,7 @@ fn with_values(doc: &str) -> Result<String, ImportError> {
             .enumerate()
             .filter(|(_, info)| !info.royal)
             .map(|(i, info)| {
-                let role = crate::rules::Role(i as u8);
+                let role = crate::rules::Role(i as u16);
                 let here = Bitboard::from_square(origin);
                 let m = rules.targets_all(Color::Sente, role, origin, here, Default::default()).count() as f64;
                 let v = (345.0 * m.sqrt() - 245.0).max(50.0);

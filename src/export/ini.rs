@@ -133,7 +133,7 @@ pub fn variants_ini<B: Bitboard>(rules: &Rules<B>, name: &str) -> Result<String,
     // The pieces: each role one character, promoted sides a letter no
     // unpromoted piece uses.
     let piece_key = |r: Role| format!("engine.pieces.{}", rules.role(r).name);
-    let roles: Vec<Role> = (0..rules.roles.len()).map(|i| Role(i as u8)).collect();
+    let roles: Vec<Role> = (0..rules.roles.len()).map(|i| Role(i as u16)).collect();
     let mut chars: Vec<Option<char>> = vec![None; roles.len()];
     for &r in &roles {
         let info = rules.role(r);

@@ -361,9 +361,9 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
             if info.promoted {
                 continue;
             }
-            for _ in 0..start.hand(color, Role(i as u8)) {
+            for _ in 0..start.hand(color, Role(i as u16)) {
                 hand.push_str("00");
-                hand.push_str(&code_of(&start, Role(i as u8)));
+                hand.push_str(&code_of(&start, Role(i as u16)));
             }
         }
         if !hand.is_empty() {

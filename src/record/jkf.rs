@@ -358,8 +358,8 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
                 for (i, info) in start.roles().iter().enumerate() {
                     if !info.promoted && !info.royal {
                         m.insert(
-                            code(&start, Role(i as u8)),
-                            json!(start.hand(c, Role(i as u8))),
+                            code(&start, Role(i as u16)),
+                            json!(start.hand(c, Role(i as u16))),
                         );
                     }
                 }

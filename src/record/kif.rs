@@ -510,9 +510,9 @@ fn hand_words(pos: &AnyPosition, color: Color) -> String {
         if info.promoted {
             continue;
         }
-        let n = pos.hand(color, Role(i as u8)) as u32;
+        let n = pos.hand(color, Role(i as u16)) as u32;
         if n > 0 {
-            let name = role_name(roles, Role(i as u8));
+            let name = role_name(roles, Role(i as u16));
             items.push(if n == 1 {
                 name
             } else {

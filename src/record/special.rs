@@ -97,5 +97,5 @@ pub(crate) fn csa_role(pos: &AnyPosition, code: &str) -> Option<Role> {
     pos.roles()
         .iter()
         .position(|r| r.csa.as_deref() == Some(code))
-        .map(|i| Role(i as u8))
+        .map(|i| Role(i as u16))
 }

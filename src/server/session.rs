@@ -196,7 +196,7 @@ pub(super) fn roles_json(pos: &AnyPosition) -> Value {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let role = crate::rules::Role(i as u8);
+            let role = crate::rules::Role(i as u16);
             json!({
                 "index": i,
                 "name": r.name,
@@ -238,7 +238,7 @@ pub(super) fn state_json(id: &str, pos: &AnyPosition, with_roles: bool) -> Value
     for color in Color::ALL {
         let hand: Vec<Value> = (0..pos.roles().len())
             .filter_map(|i| {
-                let role = crate::rules::Role(i as u8);
+                let role = crate::rules::Role(i as u16);
                 let n = pos.hand(color, role);
                 (n > 0).then(|| json!({"role": i, "count": n}))
             })

@@ -63,7 +63,7 @@ fn a_drop_of_a_piece_not_in_hand_is_refused() {
 #[test]
 fn a_drop_of_an_unknown_role_is_refused() {
     let mut pos = judkins("rbsgkn/5p/6/6/P5/NKGSBR[P] w - - 0 1");
-    let role = Role(pos.rules().role_count() as u8);
+    let role = Role(pos.rules().role_count() as u16);
     refused(
         &mut pos,
         Move::Drop {

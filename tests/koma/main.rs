@@ -22,6 +22,7 @@ mod properties;
 mod protocol;
 mod records;
 mod robustness;
+mod roles;
 mod server;
 mod setup;
 mod shogiops;

@@ -60,7 +60,7 @@ fn a_role_without_a_kif_name_of_its_own_is_written_with_its_letter() {
     let mut roles = AnyPosition::start(&g).roles().to_vec();
     let find = |roles: &[koma::rules::RoleInfo], kanji: &str| {
         let i = roles.iter().position(|r| r.kanji.as_deref() == Some(kanji));
-        Role(i.unwrap_or_else(|| panic!("no {kanji}")) as u8)
+        Role(i.unwrap_or_else(|| panic!("no {kanji}")) as u16)
     };
     let (dragon, pawn, gold) = (find(&roles, "龍"), find(&roles, "歩"), find(&roles, "金"));
     assert_eq!(role_name(&roles, dragon), "龍");

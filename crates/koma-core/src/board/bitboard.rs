@@ -10,6 +10,7 @@ use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 use super::Square;
+use super::role_set::{RoleSet, RoleWords};
 
 /// A set of squares. Implemented for `u64`, `u128`, [`Bitboard256`] and
 /// [`Bitboard1344`].
@@ -33,9 +34,24 @@ pub trait Bitboard:
     const CAPACITY: usize;
     /// The empty set.
     const EMPTY: Self;
-    /// A byte per square of a board this width holds (a position's piece
-    /// codes), so that a small board's position stays small.
-    type Cells: Copy + Send + Sync + 'static + AsRef<[u8]> + AsMut<[u8]>;
+    /// A piece code per square of a board this width holds (a position's
+    /// board), so that a small board's position stays small.
+    type Cells: Copy + Send + Sync + 'static + AsRef<[u16]> + AsMut<[u16]>;
+    /// The set of roles a game of this width runs with (see
+    /// [`RoleWords`](super::RoleWords)).
+    type Roles: RoleSet;
+    /// A table with an entry per role of a game of this width (a position's
+    /// pieces by role, its hands): an array of the role set's capacity
+    /// where that is small, else a slice as long as the game has roles, so
+    /// that copying a position costs what its game uses.
+    type PerRole<T: Copy + Default + Send + Sync + 'static>: Clone
+        + Send
+        + Sync
+        + AsRef<[T]>
+        + AsMut<[T]>;
+    /// A table of `roles` entries (at most the role set's capacity), each
+    /// the default.
+    fn per_role<T: Copy + Default + Send + Sync + 'static>(roles: usize) -> Self::PerRole<T>;
     /// Every cell 0.
     const EMPTY_CELLS: Self::Cells;
 
@@ -94,7 +110,13 @@ macro_rules! impl_bitboard {
         impl Bitboard for $t {
             const CAPACITY: usize = <$t>::BITS as usize;
             const EMPTY: Self = 0;
-            type Cells = [u8; <$t>::BITS as usize];
+            type Cells = [u16; <$t>::BITS as usize];
+            type Roles = RoleWords<1>;
+            type PerRole<T: Copy + Default + Send + Sync + 'static> = [T; 64];
+            #[inline]
+            fn per_role<T: Copy + Default + Send + Sync + 'static>(_: usize) -> [T; 64] {
+                [T::default(); 64]
+            }
             const EMPTY_CELLS: Self::Cells = [0; <$t>::BITS as usize];
 
             #[inline]
@@ -251,7 +273,13 @@ impl Not for Bitboard256 {
 impl Bitboard for Bitboard256 {
     const CAPACITY: usize = 256;
     const EMPTY: Self = Bitboard256([0, 0]);
-    type Cells = [u8; 256];
+    type Cells = [u16; 256];
+    type Roles = RoleWords<2>;
+    type PerRole<T: Copy + Default + Send + Sync + 'static> = [T; 128];
+    #[inline]
+    fn per_role<T: Copy + Default + Send + Sync + 'static>(_: usize) -> [T; 128] {
+        [T::default(); 128]
+    }
     const EMPTY_CELLS: Self::Cells = [0; 256];
 
     #[inline]
@@ -465,7 +493,13 @@ macro_rules! impl_words {
         impl Bitboard for BitboardWords<$w> {
             const CAPACITY: usize = 64 * $w;
             const EMPTY: Self = BitboardWords([0; $w]);
-            type Cells = [u8; 64 * $w];
+            type Cells = [u16; 64 * $w];
+            type Roles = RoleWords<8>;
+            type PerRole<T: Copy + Default + Send + Sync + 'static> = Box<[T]>;
+            #[inline]
+            fn per_role<T: Copy + Default + Send + Sync + 'static>(roles: usize) -> Box<[T]> {
+                vec![T::default(); roles].into_boxed_slice()
+            }
             const EMPTY_CELLS: Self::Cells = [0; 64 * $w];
 
             #[inline]

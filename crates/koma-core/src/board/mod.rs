@@ -2,9 +2,11 @@
 
 mod bitboard;
 mod id;
+mod role_set;
 
 pub use bitboard::{Bitboard, Bitboard256, Bitboard1344, BitboardWords, Squares};
 pub use id::{MAX_ID_LETTERS, PieceId, read_written_id};
+pub use role_set::{AnyRoles, RoleIter, RoleSet, RoleWords};
 
 /// The most squares a board may have: 36×36, the board of taikyoku shogi,
 /// held by the widest bitboard, [`Bitboard1344`].

@@ -124,7 +124,7 @@ pub fn role_name(roles: &[RoleInfo], role: Role) -> String {
 pub fn role_names(roles: &[RoleInfo]) -> Vec<(String, Role)> {
     let mut names = Vec::new();
     for (i, info) in roles.iter().enumerate() {
-        let role = Role(i as u8);
+        let role = Role(i as u16);
         for n in &info.kif {
             names.push((n.clone(), role));
         }

@@ -238,6 +238,6 @@ impl AnyPosition {
                 .iter()
                 .position(|r| r.promoted == promoted && r.id == id)
         };
-        by_name.or_else(by_letter).map(|i| Role(i as u8))
+        by_name.or_else(by_letter).map(|i| Role(i as u16))
     }
 }

@@ -61,7 +61,7 @@ impl<B: Bitboard> Position<B> {
         let uncounted = self
             .rules
             .all_roles()
-            .filter(|r| bare.uncounted >> r.index() & 1 == 1)
+            .filter(|r| bare.uncounted.contains(r.index()))
             .fold(B::EMPTY, |b, r| b | self.pieces(them, r));
         let theirs = self.movable(them) & !uncounted;
         if self.royals(them).count() != 1 || theirs.count() < 2 || self.attacks_royal_of(them) {

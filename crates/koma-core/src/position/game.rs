@@ -32,18 +32,27 @@ impl Game {
     }
 
     /// Compiles a loaded variant, choosing the bitboard width from its
-    /// board, and checks that its start is a position of its rules.
+    /// board and its roles (a width carries a role set of its own: one
+    /// with more roles than its board's width holds runs on a wider one),
+    /// and checks that its start is a position of its rules.
     pub fn compile(v: &Variant) -> Result<Game, VariantError> {
         let t = &v.engine.topology;
-        // A board beyond the widest bitboard is refused by the validator.
-        let squares = (t.rows as u64) * (t.cols as u64);
+        // A board beyond the widest bitboard, or more roles than the
+        // widest role set, is refused by the validator.
+        let squares = (t.rows as usize) * (t.cols as usize);
+        let roles = v.role_count();
+        let fits =
+            |capacity: usize, role_capacity: usize| squares <= capacity && roles <= role_capacity;
         #[cfg(not(feature = "one-width"))]
-        if squares <= u64::BITS as u64 {
+        if fits(u64::CAPACITY, <u64 as Bitboard>::Roles::CAPACITY) {
             return Ok(Game::Narrow(checked(v, rules::compile(v))?));
-        } else if squares <= u128::BITS as u64 {
+        } else if fits(u128::CAPACITY, <u128 as Bitboard>::Roles::CAPACITY) {
             return Ok(Game::Wide(checked(v, rules::compile(v))?));
         }
-        if squares <= Bitboard256::CAPACITY as u64 {
+        if fits(
+            Bitboard256::CAPACITY,
+            <Bitboard256 as Bitboard>::Roles::CAPACITY,
+        ) {
             return Ok(Game::Large(checked(v, rules::compile(v))?));
         }
         Ok(Game::Huge(checked(v, rules::compile(v))?))

@@ -20,9 +20,10 @@ pub use validate::{PositionError, PositionProblem};
 
 use std::sync::Arc;
 
+use crate::board::RoleSet;
 use crate::board::{Bitboard, Color, Square};
 use crate::dsl::Mode;
-use crate::rules::{MAX_ROLES, Piece, Role, Rules};
+use crate::rules::{Piece, Role, Rules};
 
 use crate::setup::{Setup, SetupPiece};
 
@@ -126,13 +127,13 @@ pub struct Position<B: Bitboard> {
     /// Piece code per square: 0 empty, else `role * 2 + colour + 1`.
     board: B::Cells,
     by_color: [B; 2],
-    by_role: [B; MAX_ROLES],
-    /// The roles each colour has on the board, as masks over role
+    by_role: B::PerRole<B>,
+    /// The roles each colour has on the board, as sets of role
     /// indices: the generator and the attack test visit only these.
-    present: [RoleMask; 2],
-    hands: [[u8; MAX_ROLES]; 2],
-    /// Roles that are royal, as a mask over role indices (bit `i`: role `i`).
-    royal_roles: RoleMask,
+    present: [B::Roles; 2],
+    hands: [B::PerRole<u8>; 2],
+    /// Roles that are royal, as a set of role indices.
+    royal_roles: B::Roles,
     turn: Color,
     start_move_number: u32,
     states: Vec<State<B>>,
@@ -141,12 +142,6 @@ pub struct Position<B: Bitboard> {
     /// number; undo puts back what its state's part of the log holds.
     taken: Vec<(Square, Piece)>,
 }
-
-/// A set of roles, one bit per role: it holds [`MAX_ROLES`] of them.
-type RoleMask = u64;
-const _: () = assert!(MAX_ROLES <= RoleMask::BITS as usize);
-// Piece codes `role * 2 + colour + 1` are bytes.
-const _: () = assert!(MAX_ROLES * 2 <= u8::MAX as usize);
 
 /// The squares a move captures on, in the order it takes them: where it
 /// ends, or for a two-leg move where the first leg ends and then where the
@@ -161,12 +156,12 @@ fn capture_squares(mv: Move) -> [Option<Square>; 2] {
 }
 
 #[inline]
-fn code(piece: Piece) -> u8 {
-    piece.role.0 * 2 + piece.color as u8 + 1
+fn code(piece: Piece) -> u16 {
+    piece.role.0 * 2 + piece.color as u16 + 1
 }
 
 #[inline]
-fn decode(c: u8) -> Option<Piece> {
+fn decode(c: u16) -> Option<Piece> {
     if c == 0 {
         None
     } else {
@@ -213,7 +208,7 @@ impl<B: Bitboard> Position<B> {
     /// Pieces of a colour and role.
     #[inline]
     pub fn pieces(&self, color: Color, role: Role) -> B {
-        self.by_role[role.index()] & self.by_color[color.index()]
+        self.by_role.as_ref()[role.index()] & self.by_color[color.index()]
     }
     /// All pieces of a colour.
     #[inline]
@@ -228,7 +223,7 @@ impl<B: Bitboard> Position<B> {
     /// How many pieces of a role a colour has in hand.
     #[inline]
     pub fn hand(&self, color: Color, role: Role) -> u8 {
-        self.hands[color.index()][role.index()]
+        self.hands[color.index()].as_ref()[role.index()]
     }
     /// Zobrist hash of the position (board, hands, side to move).
     #[inline]
@@ -292,12 +287,9 @@ impl<B: Bitboard> Position<B> {
     /// The royal pieces of a colour.
     #[inline]
     pub fn royals(&self, color: Color) -> B {
-        let mut m = self.royal_roles;
         let mut b = B::EMPTY;
-        while m != 0 {
-            let r = m.trailing_zeros() as usize;
-            m &= m - 1;
-            b |= self.by_role[r];
+        for r in self.royal_roles.iter() {
+            b |= self.by_role.as_ref()[r];
         }
         b & self.by_color[color.index()]
     }
@@ -401,19 +393,16 @@ impl<B: Bitboard> Position<B> {
     /// to, as a mask over role indices (every role present where the rules
     /// make no table for it).
     #[inline]
-    pub(crate) fn roles_near_royal(&self, by: Color, royal: Square) -> RoleMask {
+    pub(crate) fn roles_near_royal(&self, by: Color, royal: Square) -> B::Roles {
         let present = self.present[by.index()];
         let Some(near) = self.rules.near_royal(by.opposite(), royal) else {
             return present;
         };
         let mine = self.by_color[by.index()];
         let mut roles = present;
-        let mut m = present;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if (self.by_role[i] & mine & near[i]).is_empty() {
-                roles &= !(1 << i);
+        for i in present.iter() {
+            if (self.by_role.as_ref()[i] & mine & near[i]).is_empty() {
+                roles.remove(i);
             }
         }
         roles
@@ -423,7 +412,7 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     pub(crate) fn one_leg_attackers_among(
         &self,
-        mut roles: RoleMask,
+        roles: B::Roles,
         sq: Square,
         by: Color,
         occ: B,
@@ -432,12 +421,10 @@ impl<B: Bitboard> Position<B> {
         let them = by.opposite();
         let mut att = B::EMPTY;
         let reaches = self.rules.reaches(them, sq);
-        while roles != 0 {
-            let i = roles.trailing_zeros() as usize;
-            roles &= roles - 1;
-            let p = self.by_role[i] & mine & reaches[i];
+        for i in roles.iter() {
+            let p = self.by_role.as_ref()[i] & mine & reaches[i];
             if p.any() {
-                att |= self.rules.attacks(them, Role(i as u8), sq, occ) & p;
+                att |= self.rules.attacks(them, Role(i as u16), sq, occ) & p;
             }
         }
         att
@@ -520,11 +507,10 @@ impl<B: Bitboard> Position<B> {
             return checkers;
         };
         let ours = self.by_color[us.index()];
-        let mut riders = rules.rider_roles & self.present[us.index()];
-        while riders != 0 {
-            let i = riders.trailing_zeros() as usize;
-            riders &= riders - 1;
-            let snipers = self.by_role[i] & ours & rules.ride_xray(them, Role(i as u8), k);
+        let riders = rules.rider_roles & self.present[us.index()];
+        for i in riders.iter() {
+            let snipers =
+                self.by_role.as_ref()[i] & ours & rules.ride_xray(them, Role(i as u16), k);
             for s in snipers.squares() {
                 let between = rules.between(k, s);
                 if between.contains(from) && (between & occ).is_empty() {
@@ -563,8 +549,8 @@ impl<B: Bitboard> Position<B> {
         let b = B::from_square(sq);
         self.board.as_mut()[sq.index()] = code(piece);
         self.by_color[piece.color.index()] ^= b;
-        self.by_role[piece.role.index()] ^= b;
-        self.present[piece.color.index()] |= 1 << piece.role.index();
+        self.by_role.as_mut()[piece.role.index()] ^= b;
+        self.present[piece.color.index()].insert(piece.role.index());
     }
 
     #[inline]
@@ -572,9 +558,9 @@ impl<B: Bitboard> Position<B> {
         let b = B::from_square(sq);
         self.board.as_mut()[sq.index()] = 0;
         self.by_color[piece.color.index()] ^= b;
-        self.by_role[piece.role.index()] ^= b;
+        self.by_role.as_mut()[piece.role.index()] ^= b;
         if self.pieces(piece.color, piece.role).is_empty() {
-            self.present[piece.color.index()] &= !(1 << piece.role.index());
+            self.present[piece.color.index()].remove(piece.role.index());
         }
     }
 
@@ -628,7 +614,7 @@ impl<B: Bitboard> Position<B> {
             }
             Move::Drop { role, to } => {
                 let base = self.rules.role(role).base;
-                self.hands[us.index()][base.index()] -= 1;
+                self.hands[us.index()].as_mut()[base.index()] -= 1;
                 hand_hash = hand_hash.wrapping_sub(self.rules.z_hand(us, base));
                 let piece = Piece { color: us, role };
                 self.put(piece, to);
@@ -680,7 +666,7 @@ impl<B: Bitboard> Position<B> {
         *hash ^= self.rules.z_piece(cap, sq);
         if self.rules.drops {
             let base = self.rules.role(cap.role).base;
-            self.hands[us.index()][base.index()] += 1;
+            self.hands[us.index()].as_mut()[base.index()] += 1;
             *hand_hash = hand_hash.wrapping_add(self.rules.z_hand(us, base));
         }
         self.taken.push((sq, cap));
@@ -693,7 +679,7 @@ impl<B: Bitboard> Position<B> {
         self.put(cap, sq);
         if self.rules.drops {
             let base = self.rules.role(cap.role).base;
-            self.hands[us.index()][base.index()] -= 1;
+            self.hands[us.index()].as_mut()[base.index()] -= 1;
         }
     }
 
@@ -753,7 +739,7 @@ impl<B: Bitboard> Position<B> {
             }
             Move::Drop { role, to } => {
                 self.remove(Piece { color: us, role }, to);
-                self.hands[us.index()][self.rules.role(role).base.index()] += 1;
+                self.hands[us.index()].as_mut()[self.rules.role(role).base.index()] += 1;
             }
         }
         // The pieces the move took, last taken first.
@@ -772,9 +758,9 @@ impl<B: Bitboard> Position<B> {
             rules: Arc::clone(&self.rules),
             board: self.board,
             by_color: self.by_color,
-            by_role: self.by_role,
+            by_role: self.by_role.clone(),
             present: self.present,
-            hands: self.hands,
+            hands: self.hands.clone(),
             royal_roles: self.royal_roles,
             turn: self.turn,
             start_move_number: self.start_move_number,

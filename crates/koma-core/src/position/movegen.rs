@@ -4,7 +4,7 @@
 
 use super::trades::Limited;
 use super::{Move, Position};
-use crate::board::{Bitboard, Color, Square};
+use crate::board::{Bitboard, Color, RoleSet, Square};
 use crate::rules::{PromotionRule, Role, Rules};
 
 /// Where generated moves go: a list, a count, or a flag that the first
@@ -303,7 +303,9 @@ impl<B: Bitboard> Position<B> {
     /// already ended the game (`check_wins`): whether such a check could be
     /// answered is what makes a drop mate.
     fn generate_replies<S: Sink>(&self, out: &mut S, to_mask: B, drops: bool) {
-        if (self.royal_roles != 0 || self.rules.has_tries) && self.terminal_on_board().is_some() {
+        if (!self.royal_roles.is_empty() || self.rules.has_tries)
+            && self.terminal_on_board().is_some()
+        {
             return;
         }
         match self.rules.trade {
@@ -367,21 +369,20 @@ impl<B: Bitboard> Position<B> {
         // only the pieces left to it.
         let mut shifted = B::EMPTY;
         // (`shift_roles` is empty under the other promotion rules.)
-        let mut shift_roles = rules.shift_roles[us.index()] & self.present[us.index()];
+        let shift_roles = rules.shift_roles[us.index()] & self.present[us.index()];
         if !BORROWS {
-            while shift_roles != 0 {
-                let i = shift_roles.trailing_zeros() as usize;
-                shift_roles &= shift_roles - 1;
-                if !(self.by_role[i] & ours).more_than_one() {
+            for i in shift_roles.iter() {
+                let on = self.by_role.as_ref()[i];
+                if !(on & ours).more_than_one() {
                     continue;
                 }
-                let set = self.by_role[i]
+                let set = on
                     & ours
                     & match guard {
                         Some(g) => !(g.pinned | B::from_square(g.royal)),
                         None => !B::EMPTY,
                     };
-                let role = Role(i as u8);
+                let role = Role(i as u16);
                 if let Some(shifts) = rules.shifts(us, role)
                     && shifts.len() < set.count() as usize
                 {
@@ -412,12 +413,9 @@ impl<B: Bitboard> Position<B> {
             None => (movers, B::EMPTY, B::EMPTY, to_mask),
         };
         if allowed.any() {
-            let mut roles = self.present[us.index()];
-            while roles != 0 {
-                let i = roles.trailing_zeros() as usize;
-                roles &= roles - 1;
-                let role = Role(i as u8);
-                for from in (self.by_role[i] & free).squares() {
+            for i in self.present[us.index()].iter() {
+                let role = Role(i as u16);
+                for from in (self.by_role.as_ref()[i] & free).squares() {
                     if out.full() {
                         return;
                     }
@@ -474,7 +472,7 @@ impl<B: Bitboard> Position<B> {
         // matters, then the plain moves they add.
         if rules.has_two_legs {
             for role in rules.all_roles().filter(|&r| rules.role(r).two_legs) {
-                for from in (self.by_role[role.index()] & ours).squares() {
+                for from in (self.by_role.as_ref()[role.index()] & ours).squares() {
                     let arrival = rules.arrival(us, role, from, theirs);
                     let plain = self.push_two_legs(out, role, from, occ, theirs)
                         & arrival
@@ -509,7 +507,7 @@ impl<B: Bitboard> Position<B> {
             }
         } else if rules.has_hoppers {
             for role in rules.all_roles().filter(|&r| rules.role(r).hops) {
-                for from in (self.by_role[role.index()] & ours).squares() {
+                for from in (self.by_role.as_ref()[role.index()] & ours).squares() {
                     let hops = rules.hop_targets(us, role, from, occ, theirs)
                         & rules.arrival(us, role, from, theirs)
                         & to_mask
@@ -533,11 +531,9 @@ impl<B: Bitboard> Position<B> {
             return;
         }
         // (Only unpromoted roles are ever in hand.)
-        let mut hand_roles = rules.hand_roles;
-        while hand_roles != 0 {
-            let role = Role(hand_roles.trailing_zeros() as u8);
-            hand_roles &= hand_roles - 1;
-            if self.hands[us.index()][role.index()] == 0 || out.full() {
+        for i in rules.hand_roles.iter() {
+            let role = Role(i as u16);
+            if self.hands[us.index()].as_ref()[i] == 0 || out.full() {
                 continue;
             }
             let info = rules.role(role);
@@ -622,12 +618,10 @@ impl<B: Bitboard> Position<B> {
             pin_count: 0,
         };
         let theirs = self.by_color[them.index()];
-        let mut riders = rules.rider_roles & self.present[them.index()];
-        while riders != 0 {
-            let i = riders.trailing_zeros() as usize;
-            riders &= riders - 1;
-            let role = Role(i as u8);
-            let snipers = self.by_role[i] & theirs;
+        let riders = rules.rider_roles & self.present[them.index()];
+        for i in riders.iter() {
+            let role = Role(i as u16);
+            let snipers = self.by_role.as_ref()[i] & theirs;
             if snipers.is_empty() {
                 continue;
             }

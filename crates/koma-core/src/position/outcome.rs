@@ -1,6 +1,7 @@
 //! How games end: typed outcomes and reasons, repetition and perpetual
 //! check, no legal move, a royal captured, a try, a check that wins.
 
+use crate::board::RoleSet;
 use std::fmt;
 
 use super::{Position, State};
@@ -262,7 +263,7 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn terminal_on_board(&self) -> Option<Outcome> {
         let us = self.turn;
         let them = us.opposite();
-        if self.royal_roles != 0 && self.royals(us).is_empty() {
+        if !self.royal_roles.is_empty() && self.royals(us).is_empty() {
             return Some(Outcome::Win {
                 winner: them,
                 reason: Reason::RoyalCaptured,
@@ -279,7 +280,7 @@ impl<B: Bitboard> Position<B> {
                         continue;
                     }
                     let arrived =
-                        self.pieces(side, Role(i as u8)) & self.rules.last_rank[side.index()];
+                        self.pieces(side, Role(i as u16)) & self.rules.last_rank[side.index()];
                     if arrived
                         .squares()
                         .any(|sq| self.attackers_to(sq, side.opposite(), occ).is_empty())

@@ -103,7 +103,7 @@ impl<B: Bitboard> Position<B> {
             return None;
         }
         let bridged = match (limits.bridge_except, on_way) {
-            (Some(except), Some(w)) => except >> w.role.index() & 1 == 0,
+            (Some(except), Some(w)) => !except.contains(w.role.index()),
             _ => false,
         };
         if bridged {

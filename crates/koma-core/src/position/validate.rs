@@ -5,8 +5,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{Position, State, square_name};
+use crate::board::RoleSet;
 use crate::board::{Bitboard, Color, PieceId, Square};
-use crate::rules::{MAX_ROLES, Piece, PromotionRule, Rules};
+use crate::rules::{Piece, PromotionRule, Rules};
 use crate::setup::{MAX_MOVE_NUMBER, Setup};
 
 /// One reason a setup is not a position of the rules.
@@ -237,15 +238,19 @@ impl<B: Bitboard> Position<B> {
             rules: Arc::clone(rules),
             board: B::EMPTY_CELLS,
             by_color: [B::EMPTY; 2],
-            by_role: [B::EMPTY; MAX_ROLES],
-            present: [0; 2],
-            hands: [[0; MAX_ROLES]; 2],
+            by_role: B::per_role(rules.roles.len()),
+            present: [B::Roles::EMPTY; 2],
+            hands: [
+                B::per_role(rules.roles.len()),
+                B::per_role(rules.roles.len()),
+            ],
             royal_roles: rules
                 .roles
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| r.royal)
-                .fold(0, |m: super::RoleMask, (i, _)| m | 1 << i),
+                .map(|(i, _)| i)
+                .collect(),
             turn: setup.turn,
             start_move_number: setup.move_number.clamp(1, MAX_MOVE_NUMBER),
             states: Vec::with_capacity(256),
@@ -367,7 +372,9 @@ impl<B: Bitboard> Position<B> {
                     problems.push(PositionProblem::RoyalInHand { id })
                 }
                 Some(_) if !rules.drops => problems.push(PositionProblem::HandWithoutDrops),
-                Some(role) => pos.hands[color.index()][role.index()] = count.min(255) as u8,
+                Some(role) => {
+                    pos.hands[color.index()].as_mut()[role.index()] = count.min(255) as u8
+                }
             }
         }
         for color in Color::ALL {
@@ -398,11 +405,11 @@ impl<B: Bitboard> Position<B> {
             let on_board: u32 = rules
                 .all_roles()
                 .filter(|&r| rules.role(r).base == role)
-                .map(|r| pos.by_role[r.index()].count())
+                .map(|r| pos.by_role.as_ref()[r.index()].count())
                 .sum();
             let in_hand: u32 = Color::ALL
                 .iter()
-                .map(|&c| pos.hands[c.index()][role.index()] as u32)
+                .map(|&c| pos.hands[c.index()].as_ref()[role.index()] as u32)
                 .sum();
             if on_board + in_hand > 250 {
                 problems.push(PositionProblem::TooMany {
@@ -411,7 +418,7 @@ impl<B: Bitboard> Position<B> {
                 });
             }
         }
-        if pos.royal_roles != 0 {
+        if !pos.royal_roles.is_empty() {
             for color in Color::ALL {
                 let n = pos.royals(color).count();
                 let start = rules.start_royals[color.index()];

@@ -10,7 +10,7 @@ use super::tables::tables;
 use super::{
     BareRoyal, Declaration, PromotionRule, Repetition, Role, RoleInfo, Rules, TradeLimits,
 };
-use crate::board::{Bitboard, Color, Topology};
+use crate::board::{AnyRoles, Bitboard, Color, RoleSet, Topology};
 use crate::dsl::{Mode, Moves};
 use crate::variant::{PieceDef, Problem, Variant};
 
@@ -54,6 +54,19 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             ),
         ));
     }
+    let role_count = variant.role_count();
+    if role_count > <B::Roles as RoleSet>::CAPACITY {
+        return Err(RulesError::at(
+            variant,
+            Problem::value(
+                "engine.pieces",
+                format!(
+                    "engine.pieces: {role_count} piece kinds (promoted included), more than the {} of this bitboard width",
+                    <B::Roles as RoleSet>::CAPACITY
+                ),
+            ),
+        ));
+    }
     // The setup's holes (`*`) are cells of the rectangle that are not on the board.
     let topology = variant.start.holes.iter().fold(
         Topology::rectangle(t.rows as u8, t.cols as u8),
@@ -80,7 +93,8 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
     let mask = |f: fn(&RoleInfo) -> bool| {
         (rules.roles.iter().enumerate())
             .filter(|(_, r)| f(r))
-            .fold(0, |mask, (i, _)| mask | 1 << i)
+            .map(|(i, _)| i)
+            .collect()
     };
     rules.hand_roles = mask(|r| !r.promoted);
     rules.rider_roles = mask(|r| r.rides);
@@ -94,7 +108,7 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
                 squares.iter().any(|l| l[1].any() || l[2].any())
             })
         })
-        .fold(0, |mask, i| mask | 1 << i);
+        .collect();
     // Under `entering` no promotion is forced unless the file says so.
     rules.immobile_moves = rules_spec
         .immobile_moves
@@ -207,14 +221,15 @@ pub fn compile<B: Bitboard>(variant: &Variant) -> Result<Rules<B>, RulesError> {
             .iter()
             .enumerate()
             .filter(|(_, r)| pick(r))
-            .fold(0u64, |m, (i, _)| m | 1 << i)
+            .map(|(i, _)| i)
+            .collect::<AnyRoles>()
     };
     let bare_royal = rules_spec.bare_royal.as_ref().map(|b| BareRoyal {
         loses: b.loses,
         uncounted: b
             .uncounted
             .as_ref()
-            .map_or(0, |names| mask(&|r| names.contains(&r.name))),
+            .map_or(AnyRoles::EMPTY, |names| mask(&|r| names.contains(&r.name))),
         both_draw: b.both_draw,
     });
     let trade = rules_spec.trade_limits.as_ref().map(|t| TradeLimits {
@@ -449,7 +464,7 @@ fn roles(pieces: &[PieceDef], rule: PromotionRule) -> (Vec<RoleInfo>, Vec<Moves>
         .collect();
     for piece in pieces {
         let p = &piece.spec;
-        let base = Role(roles.len() as u8);
+        let base = Role(roles.len() as u16);
         let mut info = RoleInfo {
             name: piece.name.clone(),
             id: piece.id,

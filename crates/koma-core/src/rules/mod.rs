@@ -6,7 +6,7 @@ mod lines;
 mod shifts;
 mod tables;
 
-use crate::board::{Bitboard, Color, PieceId, Square, Topology};
+use crate::board::{AnyRoles, Bitboard, Color, PieceId, RoleSet, Square, Topology};
 use crate::dsl::Mode;
 use crate::setup::Setup;
 
@@ -19,7 +19,7 @@ pub use crate::variant::limits::MAX_ROLES;
 
 /// A piece kind: an index into the variant's table of roles.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub struct Role(pub u8);
+pub struct Role(pub u16);
 
 impl Role {
     /// The index, usable for tables.
@@ -98,7 +98,7 @@ pub struct RoleInfo {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TradeLimits {
     /// The marked roles (bit `i`: role `i`).
-    pub limited: u64,
+    pub limited: AnyRoles,
     /// A marked piece may not capture, on its move's last square, a marked
     /// piece of the opponent that stands next to none of the squares around
     /// its start, when a piece of the victim's side attacks that square once
@@ -106,7 +106,7 @@ pub struct TradeLimits {
     pub distant_protected: bool,
     /// Roles whose capture on the way does not lift `distant_protected`
     /// (bit `i`: role `i`); `None`: no capture on the way lifts it.
-    pub bridge_except: Option<u64>,
+    pub bridge_except: Option<AnyRoles>,
     /// After a marked piece was captured by an unmarked one, the next move
     /// may not capture a marked piece with an unmarked one except on the
     /// square of that capture.
@@ -120,7 +120,7 @@ pub struct BareRoyal {
     /// when the opponent has more (see `Position::outcome`).
     pub loses: bool,
     /// Roles that do not count for the side that bares (bit `i`: role `i`).
-    pub uncounted: u64,
+    pub uncounted: AnyRoles,
     /// Each side left with one royal and nothing else that can move, neither
     /// attacked: a draw.
     pub both_draw: bool,
@@ -130,7 +130,7 @@ impl TradeLimits {
     /// Whether a role is marked.
     #[inline]
     pub fn marks(&self, role: Role) -> bool {
-        self.limited >> role.index() & 1 == 1
+        self.limited.contains(role.index())
     }
 }
 
@@ -230,7 +230,7 @@ pub struct Repetition {
 
 /// A compiled variant, generic over the bitboard width.
 #[derive(Clone, Debug)]
-pub struct Rules<B> {
+pub struct Rules<B: Bitboard> {
     /// The variant's slug.
     pub slug: String,
     /// The variant's title.
@@ -358,18 +358,18 @@ pub struct Rules<B> {
     /// The leaps of `(colour, role)` as shifts, where they are translations.
     pub(crate) shifts: shifts::ShiftTable<B>,
     /// The roles that have `shifts`, as a mask over role indices, by colour.
-    pub(crate) shift_roles: [u64; 2],
+    pub(crate) shift_roles: [B::Roles; 2],
     /// The roles a hand can hold (the unpromoted ones), as a mask over
     /// role indices.
-    pub(crate) hand_roles: u64,
+    pub(crate) hand_roles: B::Roles,
     /// The roles that ride, as a mask over role indices.
-    pub(crate) rider_roles: u64,
+    pub(crate) rider_roles: B::Roles,
     /// The roles with leaps only to empty squares or only capturing, as a mask.
-    pub(crate) mode_leap_roles: u64,
+    pub(crate) mode_leap_roles: B::Roles,
     /// The roles that promote (have a promoted side), as a mask.
-    pub(crate) promoting_roles: u64,
+    pub(crate) promoting_roles: B::Roles,
     /// The roles that have another side (promoted or base), as a mask.
-    pub(crate) two_sided_roles: u64,
+    pub(crate) two_sided_roles: B::Roles,
     /// The number of squares of the board (`topology.len()`, kept for the
     /// tables' indices).
     pub(crate) squares: usize,
@@ -387,22 +387,22 @@ impl<B: Bitboard> Rules<B> {
     /// Whether the role rides (some of its moves go further than one step).
     #[inline]
     pub(crate) fn rides(&self, role: Role) -> bool {
-        self.rider_roles >> role.index() & 1 != 0
+        self.rider_roles.contains(role.index())
     }
     /// Whether the role has a promoted side.
     #[inline]
     pub(crate) fn promotes(&self, role: Role) -> bool {
-        self.promoting_roles >> role.index() & 1 != 0
+        self.promoting_roles.contains(role.index())
     }
     /// Whether the role has another side (promoted or base).
     #[inline]
     pub(crate) fn two_sided(&self, role: Role) -> bool {
-        self.two_sided_roles >> role.index() & 1 != 0
+        self.two_sided_roles.contains(role.index())
     }
     /// Whether the role has leaps only to empty squares or only capturing.
     #[inline]
     pub(crate) fn mode_leaps(&self, role: Role) -> bool {
-        self.mode_leap_roles >> role.index() & 1 != 0
+        self.mode_leap_roles.contains(role.index())
     }
     /// Whether pieces borrow the movement of a friend (`rules.move_as_friend_at`).
     #[inline]
@@ -432,7 +432,7 @@ impl<B: Bitboard> Rules<B> {
     }
     /// All roles.
     pub fn all_roles(&self) -> impl Iterator<Item = Role> + '_ {
-        (0..self.roles.len() as u8).map(Role)
+        (0..self.roles.len() as u16).map(Role)
     }
     /// The pieces of the start position, on the board and in hand: each
     /// one's colour and role and how many (letters that name no role are
@@ -459,7 +459,7 @@ impl<B: Bitboard> Rules<B> {
         self.roles
             .iter()
             .position(|r| r.id == id && r.promoted == promoted)
-            .map(|i| Role(i as u8))
+            .map(|i| Role(i as u16))
     }
     #[inline]
     pub(crate) fn cr(&self, color: Color, role: Role) -> usize {

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::lines::Lines;
 use super::{Hop, HopRay, PromotionRule, Repetition, RepetitionResult, Ride, RoleInfo, Rules};
-use crate::board::{Bitboard, Color, Topology};
+use crate::board::{Bitboard, Color, RoleSet, Topology};
 use crate::dsl::{HopKind, Mode, Moves, Step};
 use crate::setup::Setup;
 use crate::variant::Variant;
@@ -297,12 +297,12 @@ pub(super) fn tables<B: Bitboard>(
         watch: Vec::new(),
         watch_index: Vec::new(),
         watch_lines: Vec::new(),
-        shift_roles: [0; 2],
-        hand_roles: 0,
-        rider_roles: 0,
-        promoting_roles: 0,
-        mode_leap_roles: 0,
-        two_sided_roles: 0,
+        shift_roles: [B::Roles::EMPTY; 2],
+        hand_roles: B::Roles::EMPTY,
+        rider_roles: B::Roles::EMPTY,
+        promoting_roles: B::Roles::EMPTY,
+        mode_leap_roles: B::Roles::EMPTY,
+        two_sided_roles: B::Roles::EMPTY,
         squares: n,
         reach: Vec::new(),
         z_board,

@@ -14,14 +14,14 @@ pub const MAX_RANKS: u32 = 36;
 /// notation `a` to `z`, then `aa` to `aj`.
 pub const MAX_FILES: u32 = 36;
 
-/// The most piece kinds (promoted sides included) a variant may declare.
-///
-/// A position stores a piece as the byte `role * 2 + colour + 1` (0 is an
-/// empty square), so a byte would allow 127 roles; 64 keeps the set of royal
-/// roles one `u64` mask and a position's per-role tables small (they are
-/// copied whole when the generator looks one move ahead), and it is more than
-/// one-letter names can give: 26 letters, each with a promoted side, make 52.
-pub const MAX_ROLES: usize = 64;
+/// The most piece kinds (promoted sides included) a variant may declare:
+/// 512, room for taikyoku shogi's 209 kinds a side with their promoted
+/// sides, and the capacity of the widest role set
+/// ([`AnyRoles`](crate::board::AnyRoles)). A position stores a piece as the
+/// 16-bit code `role * 2 + colour + 1` (0 is an empty square).
+pub const MAX_ROLES: usize = 512;
+const _: () = assert!(MAX_ROLES <= crate::board::AnyRoles::CAPACITY);
+const _: () = assert!(MAX_ROLES * 2 < u16::MAX as usize);
 
 /// How deep parents may nest before the chain is refused.
 pub const MAX_PARENT_DEPTH: usize = 16;

@@ -53,6 +53,16 @@ pub struct Variant {
     pub sources: Vec<Source>,
 }
 
+impl Variant {
+    /// The roles its pieces make: each piece, and its promoted side if it has one.
+    pub fn role_count(&self) -> usize {
+        self.pieces
+            .iter()
+            .map(|p| 1 + usize::from(p.promotion().is_some()))
+            .sum()
+    }
+}
+
 /// One document of a variant's parent chain, kept to locate problems.
 #[derive(Clone, Debug)]
 pub struct Source {

@@ -95,7 +95,7 @@ impl Params {
 
     /// The weights a variant plays with: the defaults, with the weights its
     /// file gives (`engine.eval`) over them.
-    pub fn for_rules<B>(rules: &Rules<B>) -> Params {
+    pub fn for_rules<B: Bitboard>(rules: &Rules<B>) -> Params {
         let mut p = Params::default();
         let e = &rules.eval;
         let given = [
