@@ -5,8 +5,8 @@
 //! board, and the rules keep masks of roles (riders, royals, roles that
 //! promote, roles in hand). Each bitboard width names the role set it runs
 //! with ([`Bitboard::Roles`](super::Bitboard::Roles)): one word (64 roles)
-//! for the boards of up to 128 squares, two (128) for those of up to 256,
-//! eight (512, the most a variant may have) for the widest. A game with
+//! for the boards of up to 256 squares, eight (512, the most a variant may
+//! have) for the widest. A game with
 //! more roles than its board's width holds runs on a wider one (see
 //! `Game::compile`), so a small game pays for one word only.
 
