@@ -106,10 +106,24 @@ impl Info {
     }
 }
 
-/// Slots of one side's history of quiet moves on a board of `squares`
-/// cells: one per (from, to, promotion) and per (dropped role, to).
-fn history_slots(squares: usize) -> usize {
+/// The most slots of one side's history: every move of a board up to 256
+/// cells has a slot of its own; on a larger board the moves' slots fold
+/// onto these (an ordering statistic may be shared, never lost), so that
+/// the table stays 1 MiB a side however large the board is.
+const HISTORY_SLOTS: usize = 1 << 18;
+
+/// The moves that have a history slot each on a board of `squares` cells:
+/// one per (from, to, promotion) and per (dropped role, to).
+const fn history_moves(squares: usize) -> usize {
     2 * squares * squares + crate::rules::MAX_ROLES * squares
+}
+
+// Boards of up to 256 cells (every game of one-byte squares) fold nothing.
+const _: () = assert!(history_moves(256) <= HISTORY_SLOTS);
+
+/// Slots of one side's history on a board of `squares` cells.
+fn history_slots(squares: usize) -> usize {
+    history_moves(squares).min(HISTORY_SLOTS)
 }
 
 /// Late-move reductions by depth and move number.
@@ -169,7 +183,7 @@ impl Worker {
             } => (from.index() * n + to.index()) * 2 + promote as usize,
             Move::Drop { role, to } => 2 * n * n + role.index() * n + to.index(),
         };
-        turn.index() * history_slots(n) + slot
+        turn.index() * history_slots(n) + slot % HISTORY_SLOTS
     }
 
     fn clear(&mut self) {

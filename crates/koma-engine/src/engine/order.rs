@@ -162,6 +162,68 @@ mod tests {
         keys
     }
 
+    /// Every history slot of `squares` cells' moves, both sides, in order.
+    fn history_slots(worker: &Worker, squares: u16) -> Vec<usize> {
+        use crate::board::Color;
+        use crate::rules::{MAX_ROLES, Role};
+        let cells = (0..squares).map(Square::new);
+        let mut slots = Vec::new();
+        for turn in [Color::Sente, Color::Gote] {
+            for from in cells.clone() {
+                for to in cells.clone() {
+                    for promote in [false, true] {
+                        slots.push(worker.history_index(turn, Move::Normal { from, to, promote }));
+                    }
+                }
+            }
+            for role in 0..MAX_ROLES as u16 {
+                for to in cells.clone() {
+                    slots.push(worker.history_index(
+                        turn,
+                        Move::Drop {
+                            role: Role(role),
+                            to,
+                        },
+                    ));
+                }
+            }
+        }
+        slots
+    }
+
+    #[test]
+    fn history_has_a_slot_per_move_up_to_256_cells_and_stays_small_past_them() {
+        let mut worker = Worker::new(
+            Arc::new(Table::new(1)),
+            Arc::new([[0; 64]; 64] as Reductions),
+        );
+        for squares in [81, 256] {
+            worker.fit(squares as usize);
+            let slots = history_slots(&worker, squares);
+            let mut distinct = slots.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(
+                distinct.len(),
+                slots.len(),
+                "{squares} cells: a slot shared"
+            );
+            assert!(slots.iter().all(|&i| i < worker.history.len()));
+        }
+        // 36×36: 6.7 million moves on 2 MiB of history, every slot in the table.
+        worker.fit(1296);
+        assert_eq!(worker.history.len(), 2 * super::super::HISTORY_SLOTS);
+        assert_eq!(worker.history.len() * 4, 2 << 20);
+        let slots = history_slots(&worker, 1296);
+        assert!(slots.iter().all(|&i| i < worker.history.len()));
+        // Sente's moves stay in Sente's half.
+        assert!(
+            slots[..slots.len() / 2]
+                .iter()
+                .all(|&i| i < super::super::HISTORY_SLOTS)
+        );
+    }
+
     #[test]
     fn two_leg_captures_are_ordered_as_captures() {
         // A lion (N) on f6 before two pawns on f7 and f8 of a 12×12 board.
