@@ -740,24 +740,21 @@ fn reference_perft<B: Bitboard>(reference: &Reference, pos: &mut Position<B>, de
     nodes
 }
 
-/// The boards of more than 128 squares (`tests/large/`, on `Bitboard256`):
-/// for every entry of `tests/perft/large-boards.perft` (counts from an
-/// independent Python perft), the reference walk's perft and the table
-/// generator's both give the stored counts, up to `max_nodes` each.
-fn large_boards_match_the_reference(max_nodes: u64) -> usize {
+/// The boards of more than 128 squares (`tests/large/`): for every entry of
+/// `file` in `tests/perft/` (counts from an independent Python perft), the
+/// reference walk's perft and the table generator's both give the stored
+/// counts, up to `max_nodes` each; `width` says whether the game runs on
+/// the bitboard width the file's boards need.
+fn boards_match_the_reference(file: &str, width: fn(&koma::Game) -> bool, max_nodes: u64) -> usize {
     let entries: Vec<_> = crate::perft::entries()
         .into_iter()
-        .filter(|e| e.file == "large-boards.perft")
+        .filter(|e| e.file == file)
         .collect();
     let mut checked = 0;
     for e in entries {
         let path = crate::common::variant_path(&e.variant);
         let g = game(&path);
-        assert!(
-            matches!(g, koma::Game::Large(_)),
-            "{} runs on Bitboard256",
-            e.variant
-        );
+        assert!(width(&g), "{}: the bitboard width of {file}", e.variant);
         with_rules!(&g, rules => {
             let reference = Reference::new(rules, &path);
             let setup = Setup::parse_fen(&e.fen).expect("FEN reads");
@@ -770,6 +767,22 @@ fn large_boards_match_the_reference(max_nodes: u64) -> usize {
         });
     }
     checked
+}
+
+/// The boards of 129 to 256 squares, on `Bitboard256`.
+fn large_boards_match_the_reference(max_nodes: u64) -> usize {
+    let large = |g: &koma::Game| matches!(g, koma::Game::Large(_));
+    boards_match_the_reference("large-boards.perft", large, max_nodes)
+}
+
+#[test]
+fn huge_boards_match_the_reference() {
+    // 20×20, 25×25 and 36×36 (on the widest bitboard): every count.
+    let huge = |g: &koma::Game| matches!(g, koma::Game::Huge(_));
+    assert_eq!(
+        boards_match_the_reference("huge-boards.perft", huge, u64::MAX),
+        9
+    );
 }
 
 #[test]
