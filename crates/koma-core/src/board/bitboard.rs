@@ -36,7 +36,11 @@ pub trait Bitboard:
     const EMPTY: Self;
     /// A piece code per square of a board this width holds (a position's
     /// board), so that a small board's position stays small.
-    type Cells: Copy + Send + Sync + 'static + AsRef<[u16]> + AsMut<[u16]>;
+    type Cells: Copy + Send + Sync + 'static + AsRef<[Self::Cell]> + AsMut<[Self::Cell]>;
+    /// One cell of [`Cells`](Self::Cells): a byte where the width's role set
+    /// is 64 roles (codes to 129), so that the lookahead copies of a
+    /// position stay small; 16 bits on the widest.
+    type Cell: CellCode;
     /// The set of roles a game of this width runs with (see
     /// [`RoleWords`](super::RoleWords)).
     type Roles: RoleSet;
@@ -110,7 +114,8 @@ macro_rules! impl_bitboard {
         impl Bitboard for $t {
             const CAPACITY: usize = <$t>::BITS as usize;
             const EMPTY: Self = 0;
-            type Cells = [u16; <$t>::BITS as usize];
+            type Cells = [u8; <$t>::BITS as usize];
+            type Cell = u8;
             type Roles = RoleWords<1>;
             type PerRole<T: Copy + Default + Send + Sync + 'static> = [T; 64];
             #[inline]
@@ -273,7 +278,8 @@ impl Not for Bitboard256 {
 impl Bitboard for Bitboard256 {
     const CAPACITY: usize = 256;
     const EMPTY: Self = Bitboard256([0, 0]);
-    type Cells = [u16; 256];
+    type Cells = [u8; 256];
+    type Cell = u8;
     // One word, as the narrower widths: a two-word set and 128-entry tables
     // cost chu shogi's perft 8% more instructions (tests/bench/roles-results.txt).
     type Roles = RoleWords<1>;
@@ -496,6 +502,7 @@ macro_rules! impl_words {
             const CAPACITY: usize = 64 * $w;
             const EMPTY: Self = BitboardWords([0; $w]);
             type Cells = [u16; 64 * $w];
+            type Cell = u16;
             type Roles = RoleWords<8>;
             type PerRole<T: Copy + Default + Send + Sync + 'static> = Box<[T]>;
             #[inline]
@@ -549,6 +556,51 @@ macro_rules! impl_words {
 }
 
 impl_words!(21);
+
+/// A square's piece code as a position's board stores it: 0 for empty, else
+/// `role * 2 + colour + 1`.
+pub trait CellCode: Copy + Send + Sync + 'static {
+    /// The most roles whose codes fit.
+    const ROLES: usize;
+    /// The cell of a code (one of [`ROLES`](Self::ROLES) roles' codes).
+    fn from_code(code: u16) -> Self;
+    /// The code the cell holds.
+    fn code(self) -> u16;
+}
+
+impl CellCode for u8 {
+    const ROLES: usize = (u8::MAX as usize) / 2;
+    #[inline]
+    fn from_code(code: u16) -> u8 {
+        code as u8
+    }
+    #[inline]
+    fn code(self) -> u16 {
+        self as u16
+    }
+}
+
+impl CellCode for u16 {
+    const ROLES: usize = (u16::MAX as usize) / 2;
+    #[inline]
+    fn from_code(code: u16) -> u16 {
+        code
+    }
+    #[inline]
+    fn code(self) -> u16 {
+        self
+    }
+}
+
+/// Whether every role of a width's role set has a code its cells hold.
+const fn cells_hold_roles<B: Bitboard>() -> bool {
+    <B::Roles as RoleSet>::CAPACITY <= <B::Cell as CellCode>::ROLES
+}
+
+const _: () = assert!(cells_hold_roles::<u64>());
+const _: () = assert!(cells_hold_roles::<u128>());
+const _: () = assert!(cells_hold_roles::<Bitboard256>());
+const _: () = assert!(cells_hold_roles::<BitboardWords<21>>());
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@ mod bitboard;
 mod id;
 mod role_set;
 
-pub use bitboard::{Bitboard, Bitboard256, Bitboard1344, BitboardWords, Squares};
+pub use bitboard::{Bitboard, Bitboard256, Bitboard1344, BitboardWords, CellCode, Squares};
 pub use id::{MAX_ID_LETTERS, PieceId, read_written_id};
 pub use role_set::{AnyRoles, RoleIter, RoleSet, RoleWords};
 

@@ -21,7 +21,7 @@ pub use validate::{PositionError, PositionProblem};
 use std::sync::Arc;
 
 use crate::board::RoleSet;
-use crate::board::{Bitboard, Color, Square};
+use crate::board::{Bitboard, CellCode, Color, Square};
 use crate::dsl::Mode;
 use crate::rules::{Piece, Role, Rules};
 
@@ -203,7 +203,7 @@ impl<B: Bitboard> Position<B> {
     /// The piece on a square.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        decode(self.board.as_ref()[sq.index()])
+        decode(self.board.as_ref()[sq.index()].code())
     }
     /// Pieces of a colour and role.
     #[inline]
@@ -547,7 +547,7 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     fn put(&mut self, piece: Piece, sq: Square) {
         let b = B::from_square(sq);
-        self.board.as_mut()[sq.index()] = code(piece);
+        self.board.as_mut()[sq.index()] = B::Cell::from_code(code(piece));
         self.by_color[piece.color.index()] ^= b;
         self.by_role.as_mut()[piece.role.index()] ^= b;
         self.present[piece.color.index()].insert(piece.role.index());
@@ -556,7 +556,7 @@ impl<B: Bitboard> Position<B> {
     #[inline]
     fn remove(&mut self, piece: Piece, sq: Square) {
         let b = B::from_square(sq);
-        self.board.as_mut()[sq.index()] = 0;
+        self.board.as_mut()[sq.index()] = B::Cell::from_code(0);
         self.by_color[piece.color.index()] ^= b;
         self.by_role.as_mut()[piece.role.index()] ^= b;
         if self.pieces(piece.color, piece.role).is_empty() {
