@@ -109,19 +109,27 @@ impl<B: Bitboard> Iterator for Squares<B> {
     }
 }
 
+/// The roles of the widths up to 256 squares: one word of 64 roles, tables
+/// of 64 entries, and a byte a cell (codes to 129).
+macro_rules! one_word_of_roles {
+    () => {
+        type Cell = u8;
+        type Roles = RoleWords<1>;
+        type PerRole<T: Copy + Default + Send + Sync + 'static> = [T; 64];
+        #[inline]
+        fn per_role<T: Copy + Default + Send + Sync + 'static>(_: usize) -> [T; 64] {
+            [T::default(); 64]
+        }
+    };
+}
+
 macro_rules! impl_bitboard {
     ($t:ty, $bit:expr, $count:expr, $pop:expr) => {
         impl Bitboard for $t {
             const CAPACITY: usize = <$t>::BITS as usize;
             const EMPTY: Self = 0;
             type Cells = [u8; <$t>::BITS as usize];
-            type Cell = u8;
-            type Roles = RoleWords<1>;
-            type PerRole<T: Copy + Default + Send + Sync + 'static> = [T; 64];
-            #[inline]
-            fn per_role<T: Copy + Default + Send + Sync + 'static>(_: usize) -> [T; 64] {
-                [T::default(); 64]
-            }
+            one_word_of_roles!();
             const EMPTY_CELLS: Self::Cells = [0; <$t>::BITS as usize];
 
             #[inline]
@@ -279,15 +287,9 @@ impl Bitboard for Bitboard256 {
     const CAPACITY: usize = 256;
     const EMPTY: Self = Bitboard256([0, 0]);
     type Cells = [u8; 256];
-    type Cell = u8;
     // One word, as the narrower widths: a two-word set and 128-entry tables
     // cost chu shogi's perft 8% more instructions (tests/bench/roles-results.txt).
-    type Roles = RoleWords<1>;
-    type PerRole<T: Copy + Default + Send + Sync + 'static> = [T; 64];
-    #[inline]
-    fn per_role<T: Copy + Default + Send + Sync + 'static>(_: usize) -> [T; 64] {
-        [T::default(); 64]
-    }
+    one_word_of_roles!();
     const EMPTY_CELLS: Self::Cells = [0; 256];
 
     #[inline]
